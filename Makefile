@@ -1,0 +1,33 @@
+# SPDX-License-Identifier: GPL-2.0
+# Makefile: perfbisect's front door for people; every target calls
+# bisect/perfbisect or the test runner.
+# Usage: make demo | make check | make deps | make lint | make help
+
+PERFBISECT := $(CURDIR)/bisect/perfbisect
+
+.PHONY: help deps demo check lint kernel clean
+
+help:
+	@echo "make demo    build and boot Linux 6.1 in QEMU and run the reproducer (the main job)"
+	@echo "make check   run the whole test suite (installs missing packages when root)"
+	@echo "make deps    install the Debian packages perfbisect needs (as root)"
+	@echo "make lint    shellcheck and checkpatch over the project"
+	@echo "more: bisect/perfbisect help"
+
+deps:
+	@$(CURDIR)/bisect/deps.sh
+
+demo: deps
+	@$(PERFBISECT) demo
+
+kernel: deps
+	@$(PERFBISECT) kernel
+
+check: deps
+	@$(CURDIR)/tests/run
+
+lint: deps
+	@$(CURDIR)/tests/run tests/t05-lint.sh
+
+clean:
+	rm -rf bisect/build reproducer/build

@@ -1,0 +1,198 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# build.sh: build one revision of a kernel git repository into a bzImage,
+# out of tree, with ccache, in a checkout that perfbisect owns.
+# Usage: build.sh [-c FRAGMENT]... [-l LOGDIR] REPO REV
+#   -c FRAGMENT  extra config fragment (a path, or a name in configs/),
+#                merged after configs/qemu.config onto tinyconfig
+#   -l LOGDIR    also copy build.log and build.json into LOGDIR
+# Prints the directory holding bzImage, config and build.json. A revision
+# built before with the same source tree and fragments is not rebuilt.
+# Exit: 0 built, 125 does not build, 2 usage, 3 not a repository, 4 unknown
+# revision, 5 missing tool, 6 busy, 7 not a kernel, 8 option dropped,
+# 9 internal, 10 interrupted.
+set -u
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+usage() {
+	sed -n '3,15s/^# \{0,1\}//p' "$0"
+}
+
+frags=("$PB_TOP/configs/qemu.config")
+logdir=
+[ "${1:-}" = --help ] && {
+	usage
+	exit 0
+}
+while getopts c:l:h opt; do
+	case $opt in
+	c)
+		if [ -f "$OPTARG" ]; then
+			frags+=("$(realpath "$OPTARG")")
+		elif [ -f "$PB_TOP/configs/$OPTARG" ]; then
+			frags+=("$PB_TOP/configs/$OPTARG")
+		elif [ -f "$PB_TOP/configs/$OPTARG.config" ]; then
+			frags+=("$PB_TOP/configs/$OPTARG.config")
+		else
+			pb_die "$PB_USAGE" "config fragment '$OPTARG' not found (a path or a name in configs/)"
+		fi
+		;;
+	l) logdir=$OPTARG ;;
+	h)
+		usage
+		exit 0
+		;;
+	*) pb_die "$PB_USAGE" "unknown option (see --help)" ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 2 ] || pb_die "$PB_USAGE" "expected REPO and REV (see --help)"
+
+pb_need git make gcc flex bison bc ccache flock jq
+repo=$(pb_resolve_repo "$1") || exit
+sha=$(pb_resolve_rev "$repo" "$2") || exit
+for f in Makefile scripts/kconfig/merge_config.sh arch/x86/boot; do
+	git -C "$repo" cat-file -e "$sha:$f" 2>/dev/null ||
+		pb_die "$PB_NOTKERNEL" "$repo at ${sha:0:12} is not a Linux kernel tree (no $f)"
+done
+
+tree=$(git -C "$repo" rev-parse "$sha^{tree}")
+cfghash=$(pb_file_sha "${frags[@]}")
+gccver=$(gcc -dumpfullversion)
+images="$PERFBISECT_HOME/images"
+art="$images/${tree:0:16}-$cfghash-gcc$gccver"
+
+# publish ART: print ART and copy its log and summary into $logdir.
+publish() {
+	if [ -n "$logdir" ]; then
+		mkdir -p "$logdir" && cp "$1/build.json" "$1/build.log" "$logdir/" ||
+			pb_die "$PB_INTERNAL" "cannot copy the build log into $logdir"
+	fi
+	echo "$1"
+}
+
+if [ -f "$art/bzImage" ] && [ -f "$art/build.json" ]; then
+	pb_info "${sha:0:12}: already built ($art)"
+	publish "$art"
+	exit 0
+fi
+
+key=$(pb_sha "$repo")
+top="$PERFBISECT_HOME/trees/$key"
+src="$top/src"
+bdir="$top/build-$cfghash"
+mkdir -p "$top" "$images" "$PERFBISECT_HOME/ccache" ||
+	pb_die "$PB_INTERNAL" "cannot create $top"
+echo "$repo" >"$top/origin"
+pb_lock "$top/lock" "perfbisect's checkout of $repo"
+pb_lock_wait "$PERFBISECT_HOME/locks/build.lock" "the kernel build slot (one build at a time)"
+
+work=$(mktemp -d "$top/work.XXXXXX") || pb_die "$PB_INTERNAL" "cannot create a work dir in $top"
+makepid=
+cleanup() {
+	rm -rf "$work"
+}
+interrupted() {
+	[ -n "$makepid" ] && kill -TERM "$makepid" 2>/dev/null
+	wait 2>/dev/null
+	pb_die "$PB_INTERRUPTED" "interrupted; the build dir $bdir is kept and the next build resumes it"
+}
+trap cleanup EXIT
+trap interrupted INT TERM
+
+# A clone sharing the user's object store: their checkout, index, refs and
+# bisect state are never written.
+if [ ! -d "$src/.git" ]; then
+	pb_info "cloning $repo into $src (shared objects, first time only)"
+	rm -rf "$src"
+	git clone -q --shared --no-checkout "$repo" "$src" ||
+		pb_die "$PB_INTERNAL" "cannot clone $repo into $src"
+	git -C "$src" config gc.auto 0
+fi
+pb_info "${sha:0:12}: checking out $(git -C "$repo" log -1 --format='%h %s' "$sha" | cut -c1-60)"
+git -C "$src" checkout -q -f --detach "$sha" 2>"$work/checkout.err" ||
+	pb_die "$PB_INTERNAL" "checkout of ${sha:0:12} failed in $src: $(head -1 "$work/checkout.err")"
+git -C "$src" clean -q -f -f -d -x ||
+	pb_die "$PB_INTERNAL" "cannot clean $src"
+
+export ARCH=x86_64
+export CCACHE_DIR="$PERFBISECT_HOME/ccache"
+export CCACHE_BASEDIR="$PERFBISECT_HOME"
+export CCACHE_NOHASHDIR=1
+export CCACHE_COMPILERCHECK=content
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+export KBUILD_BUILD_TIMESTAMP="Sun Dec 11 14:15:00 UTC 2022"
+export KBUILD_BUILD_USER=perfbisect
+export KBUILD_BUILD_HOST=perfbisect
+export KBUILD_BUILD_VERSION=1
+mkdir -p "$bdir" || pb_die "$PB_INTERNAL" "cannot create $bdir"
+log="$work/build.log"
+start=$(pb_now)
+
+# Configure into a side file; replace .config only when it changed, so an
+# unchanged configuration does not make Kbuild redo anything.
+pb_info "${sha:0:12}: configuring (tinyconfig + ${frags[*]##*/})"
+newcfg="$bdir/.config.perfbisect"
+rm -f "$newcfg"
+if ! {
+	KCONFIG_CONFIG=$newcfg make -C "$src" O="$bdir" tinyconfig &&
+		KCONFIG_CONFIG=$newcfg "$src/scripts/kconfig/merge_config.sh" -m -O "$bdir" "$newcfg" "${frags[@]}" &&
+		KCONFIG_CONFIG=$newcfg make -C "$src" O="$bdir" olddefconfig
+} >"$log" 2>&1; then
+	cp "$log" "$bdir/last-build.log" 2>/dev/null
+	pb_die "$PB_NOBUILD" "${sha:0:12}: configuration failed; see $bdir/last-build.log"
+fi
+"$PB_TOP/bisect/config-check.sh" "$newcfg" "${frags[@]}" || exit
+if ! cmp -s "$newcfg" "$bdir/.config"; then
+	mv -f "$newcfg" "$bdir/.config" || pb_die "$PB_INTERNAL" "cannot write $bdir/.config"
+fi
+rm -f "$newcfg"
+
+ccache -z >/dev/null 2>&1
+jobs=$(nproc)
+pb_info "${sha:0:12}: make -j$jobs bzImage (cold: about 6 min, warm ccache: about 1 min; log: $log)"
+make -C "$src" O="$bdir" CC="ccache gcc" -j"$jobs" bzImage >>"$log" 2>&1 &
+makepid=$!
+wait "$makepid"
+rc=$?
+makepid=
+build_s=$(pb_elapsed "$start")
+stats=$(ccache --print-stats 2>/dev/null)
+stat() {
+	awk -v k="$1" '$1 == k { print $2; f = 1 } END { if (!f) print 0 }' <<<"$stats"
+}
+hits=$(($(stat direct_cache_hit) + $(stat preprocessed_cache_hit)))
+misses=$(stat cache_miss)
+
+if [ "$rc" -ne 0 ] || [ ! -f "$bdir/arch/x86/boot/bzImage" ]; then
+	cp "$log" "$bdir/last-build.log" 2>/dev/null
+	[ -n "$logdir" ] && mkdir -p "$logdir" && cp "$log" "$logdir/build.log"
+	grep -m3 -E 'error:|Error [0-9]' "$log" | sed 's/^/  /' >&2
+	pb_die "$PB_NOBUILD" "${sha:0:12} does not build (make exit $rc after $build_s s); log: $bdir/last-build.log"
+fi
+
+# Publish the artifact atomically: a directory renamed into place.
+stage="$work/artifact"
+mkdir -p "$stage" &&
+	cp "$bdir/arch/x86/boot/bzImage" "$stage/bzImage" &&
+	cp "$bdir/.config" "$stage/config" &&
+	cp "$log" "$stage/build.log" ||
+	pb_die "$PB_INTERNAL" "cannot stage the build artifact (disk full?)"
+jq -n --arg commit "$sha" --arg tree "$tree" --arg repo "$repo" \
+	--arg config_hash "$cfghash" --arg gcc "$gccver" \
+	--arg bzimage_sha256 "$(sha256sum "$stage/bzImage" | cut -d' ' -f1)" \
+	--argjson build_s "$build_s" --argjson ccache_hits "$hits" \
+	--argjson ccache_misses "$misses" \
+	--arg fragments "${frags[*]##*/}" \
+	'{commit: $commit, tree: $tree, repo: $repo, config_hash: $config_hash,
+	  fragments: $fragments, gcc: $gcc, build_s: $build_s,
+	  ccache_hits: $ccache_hits, ccache_misses: $ccache_misses,
+	  bzimage_sha256: $bzimage_sha256}' >"$stage/build.json" ||
+	pb_die "$PB_INTERNAL" "cannot write build.json"
+rm -rf "$art.old"
+[ -d "$art" ] && mv "$art" "$art.old"
+mv "$stage" "$art" || pb_die "$PB_INTERNAL" "cannot publish $art"
+rm -rf "$art.old"
+pb_info "${sha:0:12}: built in $build_s s, ccache $hits hits / $misses misses"
+publish "$art"

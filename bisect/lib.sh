@@ -1,0 +1,199 @@
+# SPDX-License-Identifier: GPL-2.0
+# lib.sh: helpers shared by every perfbisect script (sourced, never run).
+# Usage: . "$(dirname "$0")/lib.sh"
+#
+# The exit-code table lives here and only here; pb_bisect_code maps it onto
+# the `git bisect run` contract (0 good, 1 bad, 125 skip, 255 abort).
+
+# shellcheck shell=bash disable=SC2034
+
+# Component exit codes (see README.md, "Exit codes").
+PB_OK=0
+PB_BAD=1		# judge: slower than the threshold
+PB_USAGE=2		# bad command line or argument value
+PB_NOTREPO=3		# path is not a git repository
+PB_BADREV=4		# revision does not resolve to a commit
+PB_NOTOOL=5		# a required program or package is missing
+PB_BUSY=6		# another perfbisect process holds the resource
+PB_NOTKERNEL=7		# the tree is not a Linux kernel tree
+PB_CONFIG=8		# a requested config option did not survive olddefconfig
+PB_INTERNAL=9		# perfbisect itself failed (disk full, ...)
+PB_INTERRUPTED=10	# the user pressed Ctrl-C
+PB_PANIC=20		# guest: kernel panic
+PB_OOPS=21		# guest: oops
+PB_BUG=22		# guest: BUG: or WARNING:
+PB_HANG=23		# guest: no console output for too long
+PB_TIMEOUT=24		# guest: hard wall-clock limit reached
+PB_NORESULT=25		# guest: finished but printed no valid result
+PB_PAYLOAD=26		# guest: the payload exited with an error
+PB_NOBOOT=27		# qemu exited without the guest reaching init
+PB_NOBUILD=125		# the revision does not build (the bisect skip code)
+
+PB_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+: "${PERFBISECT_HOME:=${XDG_CACHE_HOME:-$HOME/.cache}/perfbisect}"
+export PERFBISECT_HOME
+PB_PROG=${PB_PROG:-$(basename "$0")}
+
+# pb_bisect_code CODE: print the `git bisect run` code for a component code.
+pb_bisect_code() {
+	case $1 in
+	0) echo 0 ;;
+	1) echo 1 ;;
+	8 | 20 | 21 | 22 | 23 | 24 | 25 | 26 | 27 | 125) echo 125 ;;
+	*) echo 255 ;;
+	esac
+}
+
+# pb_die CODE MESSAGE...: print "prog: error: MESSAGE" on stderr and exit CODE.
+pb_die() {
+	local code=$1
+	shift
+	printf '%s: error: %s\n' "$PB_PROG" "$*" >&2
+	exit "$code"
+}
+
+# pb_warn MESSAGE...: print a warning on stderr.
+pb_warn() {
+	printf '%s: warning: %s\n' "$PB_PROG" "$*" >&2
+}
+
+# pb_info MESSAGE...: print a progress line on stderr (quiet with PB_QUIET=1).
+pb_info() {
+	[ "${PB_QUIET:-0}" = 1 ] && return 0
+	printf '%s: %s\n' "$PB_PROG" "$*" >&2
+}
+
+# pb_need CMD...: exit PB_NOTOOL naming the package when a command is missing.
+pb_need() {
+	local c pkg
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 && continue
+		case $c in
+		qemu-system-*) pkg=qemu-system-x86 ;;
+		busybox) pkg=busybox-static ;;
+		gnuplot) pkg=gnuplot-nox ;;
+		xz) pkg=xz-utils ;;
+		flock) pkg=util-linux ;;
+		*) pkg=$c ;;
+		esac
+		pb_die "$PB_NOTOOL" "'$c' not found: run 'make deps' (as root) or 'sudo apt-get install $pkg'"
+	done
+}
+
+# pb_is_number STRING: succeed when STRING is a plain decimal number.
+pb_is_number() {
+	[[ $1 =~ ^[0-9]{1,12}(\.[0-9]{1,6})?$ ]]
+}
+
+# pb_is_uint STRING: succeed when STRING is a non-negative integer.
+pb_is_uint() {
+	[[ $1 =~ ^[0-9]{1,9}$ ]]
+}
+
+# pb_sha STRING...: print a 16-hex-digit digest of the arguments' text.
+pb_sha() {
+	printf '%s\n' "$@" | sha256sum | cut -c1-16
+}
+
+# pb_file_sha FILE...: print a 16-hex-digit digest of the files' contents.
+pb_file_sha() {
+	cat -- "$@" | sha256sum | cut -c1-16
+}
+
+# pb_now: print the time in seconds with millisecond resolution.
+pb_now() {
+	date +%s.%N | cut -c1-14
+}
+
+# pb_elapsed START: print seconds elapsed since START (from pb_now), 1 decimal.
+pb_elapsed() {
+	awk -v s="$1" -v e="$(pb_now)" 'BEGIN { printf "%.1f\n", e - s }'
+}
+
+# pb_lock FILE WHAT: take an exclusive lock on FILE, held until the script
+# exits, or exit PB_BUSY naming the holder recorded in FILE.owner.
+pb_lock() {
+	_pb_lock "$1" "$2" fail
+}
+
+# pb_lock_wait FILE WHAT: like pb_lock, but wait (saying so) while another
+# process holds it.
+pb_lock_wait() {
+	_pb_lock "$1" "$2" wait
+}
+
+# _pb_lock FILE WHAT fail|wait: the common part of pb_lock and pb_lock_wait.
+_pb_lock() {
+	local file=$1 what=$2 mode=$3 holder fd
+	mkdir -p "$(dirname "$file")" || pb_die "$PB_INTERNAL" "cannot create $(dirname "$file")"
+	exec {fd}>>"$file" || pb_die "$PB_INTERNAL" "cannot open lock $file"
+	if ! flock -n "$fd"; then
+		holder=$(cat "$file.owner" 2>/dev/null)
+		[ "$mode" = wait ] ||
+			pb_die "$PB_BUSY" "$what is in use by ${holder:-another perfbisect process}; wait for it or set PERFBISECT_HOME to another directory"
+		pb_info "waiting for $what, held by ${holder:-another perfbisect process}"
+		flock "$fd" || pb_die "$PB_INTERNAL" "cannot lock $file"
+	fi
+	echo "pid $$ ($PB_PROG, since $(date '+%F %T'))" >"$file.owner"
+}
+
+# pb_atomic_write FILE: copy stdin to FILE through a temporary file, so FILE
+# is either the old or the complete new content, never half-written.
+pb_atomic_write() {
+	local tmp
+	tmp=$(mktemp "$1.tmp.XXXXXX") || pb_die "$PB_INTERNAL" "cannot write $1"
+	if ! cat >"$tmp"; then
+		rm -f "$tmp"
+		pb_die "$PB_INTERNAL" "cannot write $1 (disk full?)"
+	fi
+	mv -f "$tmp" "$1" || pb_die "$PB_INTERNAL" "cannot write $1"
+}
+
+# pb_kernel_src: print the path of the imported linux-source-6.1 git tree.
+pb_kernel_src() {
+	echo "$PERFBISECT_HOME/linux-6.1"
+}
+
+# pb_tool NAME: print the path of a perfbisect C helper, building it if needed.
+pb_tool() {
+	local bin="$PERFBISECT_HOME/tools/$1"
+	if [ ! -x "$bin" ] || [ "$PB_TOP/bisect/$1.c" -nt "$bin" ]; then
+		mkdir -p "$PERFBISECT_HOME/tools" || pb_die "$PB_INTERNAL" "cannot create $PERFBISECT_HOME/tools"
+		make -s -C "$PB_TOP/bisect" O="$PERFBISECT_HOME/tools" "$PERFBISECT_HOME/tools/$1" >&2 ||
+			pb_die "$PB_INTERNAL" "cannot build helper $1"
+	fi
+	echo "$bin"
+}
+
+# pb_resolve_repo PATH: print the absolute top of the git repository at PATH
+# or exit PB_NOTREPO.
+pb_resolve_repo() {
+	local top
+	[ -d "$1" ] || pb_die "$PB_NOTREPO" "'$1' does not exist or is not a directory"
+	top=$(git -C "$1" rev-parse --show-toplevel 2>/dev/null) ||
+		pb_die "$PB_NOTREPO" "'$1' is not a git repository (give the top of a kernel git checkout)"
+	echo "$top"
+}
+
+# pb_resolve_rev REPO REV: print the full commit hash of REV in REPO or exit
+# PB_BADREV.
+pb_resolve_rev() {
+	local sha
+	case $2 in
+	-*) pb_die "$PB_BADREV" "'$2' is not a revision" ;;
+	esac
+	sha=$(git -C "$1" rev-parse -q --verify "$2^{commit}" 2>/dev/null) ||
+		pb_die "$PB_BADREV" "unknown revision '$2' in $1"
+	echo "$sha"
+}
+
+# pb_new_run NAME: create $PERFBISECT_HOME/runs/<date>-NAME-<pid>, point
+# runs/latest at it and print its path.
+pb_new_run() {
+	local runs="$PERFBISECT_HOME/runs" id
+	id="$(date +%Y%m%d-%H%M%S)-$1-$$"
+	mkdir -p "$runs/$id" || pb_die "$PB_INTERNAL" "cannot create $runs/$id"
+	ln -sfn "$id" "$runs/.latest.$$" && mv -Tf "$runs/.latest.$$" "$runs/latest" ||
+		pb_warn "cannot update $runs/latest"
+	echo "$runs/$id"
+}

@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: GPL-2.0
+# tests/lib.sh: TAP helpers for perfbisect's shell tests (sourced).
+# Usage: . "$(dirname "$0")/lib.sh"; ok COND_CMD... ; is GOT WANT DESC; done_testing
+# shellcheck shell=bash disable=SC2034
+
+T_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+T_N=0
+T_FAIL=0
+T_TMP=$(mktemp -d "${TMPDIR:-/tmp}/perfbisect-test.XXXXXX")
+trap 'rm -rf "$T_TMP"' EXIT
+
+# pass DESC: record a passing test.
+pass() {
+	T_N=$((T_N + 1))
+	echo "ok $T_N - $*"
+}
+
+# fail DESC: record a failing test.
+fail() {
+	T_N=$((T_N + 1))
+	T_FAIL=$((T_FAIL + 1))
+	echo "not ok $T_N - $*"
+}
+
+# is GOT WANT DESC: pass when GOT equals WANT.
+is() {
+	if [ "$1" = "$2" ]; then
+		pass "$3"
+	else
+		fail "$3"
+		printf '#   got:  %s\n#   want: %s\n' "$1" "$2"
+	fi
+}
+
+# like GOT REGEX DESC: pass when GOT matches the extended REGEX.
+like() {
+	if printf '%s\n' "$1" | grep -qE -- "$2"; then
+		pass "$3"
+	else
+		fail "$3"
+		printf '#   got:  %s\n#   want: /%s/\n' "$1" "$2" | head -20
+	fi
+}
+
+# run_rc CMD...: run CMD; its exit code goes to $rc, its stdout to
+# $T_TMP/out and its stderr to $T_TMP/err.
+rc=0
+run_rc() {
+	"$@" >"$T_TMP/out" 2>"$T_TMP/err"
+	rc=$?
+}
+
+# done_testing: print the plan and exit non-zero when a test failed.
+done_testing() {
+	echo "1..$T_N"
+	[ "$T_FAIL" -eq 0 ]
+}

@@ -1,0 +1,77 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# t13-bad-input.sh: bad input to build.sh, boot.sh and measure.sh gets a
+# one-line error and a distinct exit code, and leaves nothing behind.
+set -u
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+export PERFBISECT_HOME=$T_TMP/home
+b=$T_TOP/bisect
+
+# expect CODE DESC CMD...: run CMD; pass when it exits CODE with one line
+# on stderr that says "error".
+expect() {
+	local want=$1 desc=$2
+	shift 2
+	run_rc "$@"
+	if [ "$rc" = "$want" ] && [ "$(wc -l <"$T_TMP/err")" -eq 1 ] &&
+		grep -q 'error: ' "$T_TMP/err"; then
+		pass "$desc: exit $want, $(cut -c1-70 "$T_TMP/err")"
+	else
+		fail "$desc: want exit $want and one error line"
+		printf '#   got exit %s, stderr:\n' "$rc"
+		sed 's/^/#   /' "$T_TMP/err" | head -5
+	fi
+}
+
+toy=$T_TMP/toy
+git init -q "$toy" && echo hello >"$toy/README" &&
+	git -C "$toy" add README && git -C "$toy" -c user.name=t -c user.email=t@t commit -qm one
+before=$(cd "$toy" && find . -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum)
+
+expect 2 "build: no arguments" "$b/build.sh"
+expect 3 "build: missing path" "$b/build.sh" "$T_TMP/nowhere" HEAD
+mkdir -p "$T_TMP/plain"
+expect 3 "build: not a git repository" "$b/build.sh" "$T_TMP/plain" HEAD
+expect 4 "build: unknown revision" "$b/build.sh" "$toy" no-such-rev
+expect 4 "build: option-like revision" "$b/build.sh" "$toy" --all
+expect 7 "build: not a kernel tree" "$b/build.sh" "$toy" HEAD
+expect 2 "build: unknown fragment" "$b/build.sh" -c nosuch "$toy" HEAD
+after=$(cd "$toy" && find . -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum)
+is "$after" "$before" "the repository (work tree and .git) is byte-for-byte unchanged"
+is "$(find "$PERFBISECT_HOME" -path '*/images/*' 2>/dev/null | wc -l)" 0 "no artifact left behind"
+
+touch "$T_TMP/bz" "$T_TMP/cpio"
+expect 2 "boot: no kernel" "$b/boot.sh" -i "$T_TMP/cpio" -o "$T_TMP/run"
+expect 2 "boot: bad vCPU count" "$b/boot.sh" -c two -k "$T_TMP/bz" -i "$T_TMP/cpio" -o "$T_TMP/run"
+expect 2 "boot: zero memory" "$b/boot.sh" -m 0 -k "$T_TMP/bz" -i "$T_TMP/cpio" -o "$T_TMP/run"
+expect 2 "boot: guest parameter with shell syntax" "$b/boot.sh" -k "$T_TMP/bz" \
+	-i "$T_TMP/cpio" -o "$T_TMP/run" 'pb_x=$(reboot)'
+expect 2 "boot: guest parameter outside pb_" "$b/boot.sh" -k "$T_TMP/bz" \
+	-i "$T_TMP/cpio" -o "$T_TMP/run" init=/bin/sh
+PB_QEMU=qemu-system-nonesuch expect 5 "boot: QEMU not installed" "$b/boot.sh" \
+	-k "$T_TMP/bz" -i "$T_TMP/cpio" -o "$T_TMP/run"
+like "$(cat "$T_TMP/err")" 'apt-get install qemu-system-x86' "missing QEMU names the package"
+PB_ACCEL=hvf expect 2 "boot: unknown accelerator" "$b/boot.sh" \
+	-k "$T_TMP/bz" -i "$T_TMP/cpio" -o "$T_TMP/run"
+
+expect 2 "measure: unknown workfile" "$b/measure.sh" -W nosuch "$toy" HEAD
+expect 2 "measure: bad task count" "$b/measure.sh" -T many "$toy" HEAD
+expect 2 "measure: bad payload" "$b/measure.sh" -P rm "$toy" HEAD
+expect 2 "front door: unknown command" "$b/perfbisect" frobnicate
+
+# A missing tool is named with the package that provides it.
+run_rc bash -c '. "$1/bisect/lib.sh"; pb_need busybox-nonesuch-cmd' _ "$T_TOP"
+is "$rc" 5 "missing tool: exit 5"
+like "$(cat "$T_TMP/err")" "apt-get install busybox-nonesuch-cmd" "missing tool: says what to install"
+
+# --help is true: every script prints its usage and exits 0.
+for s in build.sh boot.sh measure.sh initramfs.sh kernel-src.sh deps.sh demo.sh config-check.sh perfbisect; do
+	run_rc "$b/$s" --help
+	if [ "$rc" = 0 ] && grep -qi usage "$T_TMP/out"; then
+		pass "$s --help"
+	else
+		fail "$s --help (exit $rc)"
+	fi
+done
+done_testing
