@@ -86,7 +86,7 @@ mkdir -p "$top" "$images" "$PERFBISECT_HOME/ccache" ||
 	pb_die "$PB_INTERNAL" "cannot create $top"
 echo "$repo" >"$top/origin"
 pb_lock "$top/lock" "perfbisect's checkout of $repo"
-pb_lock_wait "$PERFBISECT_HOME/locks/build.lock" "the kernel build slot (one build at a time)"
+pb_lock_wait "$PB_BUILD_LOCK" "the kernel build slot (one build at a time on this machine)"
 
 work=$(mktemp -d "$top/work.XXXXXX") || pb_die "$PB_INTERNAL" "cannot create a work dir in $top"
 makepid=

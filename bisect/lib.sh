@@ -33,6 +33,8 @@ PB_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 : "${PERFBISECT_HOME:=${XDG_CACHE_HOME:-$HOME/.cache}/perfbisect}"
 export PERFBISECT_HOME
 PB_PROG=${PB_PROG:-$(basename "$0")}
+# One kernel build at a time on the machine, whatever PERFBISECT_HOME is.
+PB_BUILD_LOCK=${PB_BUILD_LOCK:-/tmp/perfbisect-build-$(id -u).lock}
 
 # pb_bisect_code CODE: print the `git bisect run` code for a component code.
 pb_bisect_code() {
