@@ -5,13 +5,16 @@
 
 PERFBISECT := $(CURDIR)/bisect/perfbisect
 
-.PHONY: help deps demo check lint kernel clean
+.PHONY: help deps demo check lint kernel lab bisect clean
 
 help:
 	@echo "make demo    build and boot Linux 6.1 in QEMU and run the reproducer (the main job)"
 	@echo "make check   run the whole test suite (installs missing packages when root)"
 	@echo "make deps    install the Debian packages perfbisect needs (as root)"
 	@echo "make lint    shellcheck and checkpatch over the project"
+	@echo "make lab     generate the built-in lab (a kernel history with one culprit)"
+	@echo "make bisect [TREE=repo GOOD=rev BAD=rev] [THRESHOLD=jobs/min]"
+	@echo "             find the commit that made the kernel slower (default: the lab)"
 	@echo "more: bisect/perfbisect help"
 
 deps:
@@ -28,6 +31,13 @@ check: deps
 
 lint: deps
 	@$(CURDIR)/tests/run tests/t05-lint.sh
+
+lab: deps
+	@$(PERFBISECT) lab
+
+bisect: deps
+	@$(PERFBISECT) bisect $(if $(TREE),-t "$(TREE)") $(if $(GOOD),-g "$(GOOD)") \
+		$(if $(BAD),-b "$(BAD)") $(if $(THRESHOLD),-x "$(THRESHOLD)")
 
 clean:
 	rm -rf bisect/build reproducer/build

@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # build.sh: build one revision of a kernel git repository into a bzImage,
 # out of tree, with ccache, in a checkout that perfbisect owns.
-# Usage: build.sh [-c FRAGMENT]... [-l LOGDIR] REPO REV
+# Usage: build.sh [-n] [-c FRAGMENT]... [-l LOGDIR] REPO REV
 #   -c FRAGMENT  extra config fragment (a path, or a name in configs/),
 #                merged after configs/qemu.config onto tinyconfig
 #   -l LOGDIR    also copy build.log and build.json into LOGDIR
+#   -n           only print the artifact directory this build would use
 # Prints the directory holding bzImage, config and build.json. A revision
 # built before with the same source tree and fragments is not rebuilt.
 # Exit: 0 built, 125 does not build, 2 usage, 3 not a repository, 4 unknown
@@ -16,16 +17,16 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	sed -n '3,15s/^# \{0,1\}//p' "$0"
+	sed -n '3,16s/^# \{0,1\}//p' "$0"
 }
 
 frags=("$PB_TOP/configs/qemu.config")
-logdir=
+logdir='' dry=0
 [ "${1:-}" = --help ] && {
 	usage
 	exit 0
 }
-while getopts c:l:h opt; do
+while getopts c:l:nh opt; do
 	case $opt in
 	c)
 		if [ -f "$OPTARG" ]; then
@@ -39,6 +40,7 @@ while getopts c:l:h opt; do
 		fi
 		;;
 	l) logdir=$OPTARG ;;
+	n) dry=1 ;;
 	h)
 		usage
 		exit 0
@@ -63,18 +65,27 @@ gccver=$(gcc -dumpfullversion)
 images="$PERFBISECT_HOME/images"
 art="$images/${tree:0:16}-$cfghash-gcc$gccver"
 
-# publish ART: print ART and copy its log and summary into $logdir.
+# publish ART [cached]: print ART and copy its log and summary into $logdir;
+# a cached artifact cost nothing this time, which build.json then says.
 publish() {
 	if [ -n "$logdir" ]; then
-		mkdir -p "$logdir" && cp "$1/build.json" "$1/build.log" "$logdir/" ||
+		if ! { mkdir -p "$logdir" && cp "$1/build.log" "$logdir/" &&
+			jq --argjson cached "${2:-false}" \
+				'if $cached then .build_s = 0 | .ccache_hits = 0 | .ccache_misses = 0 | .cached = true else . end' \
+				"$1/build.json" >"$logdir/build.json"; }; then
 			pb_die "$PB_INTERNAL" "cannot copy the build log into $logdir"
+		fi
 	fi
 	echo "$1"
 }
 
+if [ "$dry" = 1 ]; then
+	echo "$art"
+	exit 0
+fi
 if [ -f "$art/bzImage" ] && [ -f "$art/build.json" ]; then
 	pb_info "${sha:0:12}: already built ($art)"
-	publish "$art"
+	publish "$art" true
 	exit 0
 fi
 

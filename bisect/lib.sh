@@ -19,6 +19,13 @@ PB_NOTKERNEL=7		# the tree is not a Linux kernel tree
 PB_CONFIG=8		# a requested config option did not survive olddefconfig
 PB_INTERNAL=9		# perfbisect itself failed (disk full, ...)
 PB_INTERRUPTED=10	# the user pressed Ctrl-C
+PB_DIRTY=11		# the tree has uncommitted changes
+PB_SAMEENDS=12		# GOOD and BAD are the same commit
+PB_REVERSED=13		# GOOD descends from BAD: the ends are swapped
+PB_UNRELATED=14		# GOOD is not an ancestor of BAD
+PB_NOREGRESSION=15	# BAD is not measurably slower than GOOD
+PB_UNDECIDED=16		# the bisect ended among skipped commits
+PB_NOPATCH=17		# a fix patch is missing or does not apply
 PB_PANIC=20		# guest: kernel panic
 PB_OOPS=21		# guest: oops
 PB_BUG=22		# guest: BUG: or WARNING:
@@ -198,4 +205,17 @@ pb_new_run() {
 	ln -sfn "$id" "$runs/.latest.$$" && mv -Tf "$runs/.latest.$$" "$runs/latest" ||
 		pb_warn "cannot update $runs/latest"
 	echo "$runs/$id"
+}
+
+# pb_measure_key REPO SHA MEASURE_CMD OPTION...: print the results-cache key
+# of a measurement: the commit's tree, the measuring program, its options,
+# the config fragments and the sources of the guest (reproducer, initramfs).
+pb_measure_key() {
+	local repo=$1 sha=$2 cmd=$3 tree inputs
+	shift 3
+	tree=$(git -C "$repo" rev-parse "$sha^{tree}") || pb_die "$PB_BADREV" "no tree for $sha"
+	inputs=$(cd "$PB_TOP" && find configs initramfs reproducer \
+		-path reproducer/build -prune -o -type f -print 2>/dev/null | LC_ALL=C sort |
+		xargs -r sha256sum | sha256sum | cut -c1-16)
+	echo "${tree:0:16}-$(pb_sha "$cmd" "$(pb_file_sha "$cmd")" "$inputs" "$(gcc -dumpfullversion 2>/dev/null)" "$@")"
 }

@@ -1,0 +1,212 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# bisect.sh: find the commit that made a kernel slower: measure both ends,
+# calibrate a threshold, drive `git bisect run` with step.sh in a bisect
+# repository perfbisect owns, confirm the culprit and write the report.
+# Usage: bisect.sh [-t TREE] [-g GOOD] [-b BAD] [-x THRESHOLD] [-E MIN_EFFECT_PCT] [-e END_SAMPLES]
+#                  [-n START] [-i INC] [-N CAP] [-C CPUS] [-T TASKS] [-J JOBS]
+#                  [-k SAMPLES_PER_BOOT] [-w WARMUP] [-W WORKFILE] [-c FRAGMENT]...
+#   TREE defaults to the lab ($PERFBISECT_HOME/lab/linux.git, made when
+#   missing) with GOOD=good and BAD=bad; any kernel git tree works.
+#   THRESHOLD (jobs/min) overrides the one calibrated from the ends; BAD must
+#   be at least MIN_EFFECT_PCT (default 5) slower than GOOD, beyond the noise.
+#   Samples: END_SAMPLES per end (default 8), each step starts with START
+#   (4), adds INC (4) while undecided, up to CAP (12), then skips.
+# Running it again with the same arguments resumes an interrupted bisect.
+# The user's tree, index and own bisect are never touched.
+set -u
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+usage() {
+	sed -n '3,18s/^# \{0,1\}//p' "$0"
+}
+[ "${1:-}" = --help ] && {
+	usage
+	exit 0
+}
+tree='' good='' bad='' threshold='' ends=8 start=4 inc=4 cap=12 min_effect=5
+mopts=()
+while getopts t:g:b:x:E:e:n:i:N:C:T:J:k:w:W:c:h opt; do
+	case $opt in
+	t) tree=$OPTARG ;;
+	g) good=$OPTARG ;;
+	b) bad=$OPTARG ;;
+	x) threshold=$OPTARG ;;
+	E) min_effect=$OPTARG ;;
+	e) ends=$OPTARG ;;
+	n) start=$OPTARG ;;
+	i) inc=$OPTARG ;;
+	N) cap=$OPTARG ;;
+	C) mopts+=(-C "$OPTARG") ;;
+	T) mopts+=(-T "$OPTARG") ;;
+	J) mopts+=(-J "$OPTARG") ;;
+	k) mopts+=(-n "$OPTARG") ;;
+	w) mopts+=(-w "$OPTARG") ;;
+	W) mopts+=(-W "$OPTARG") ;;
+	c) mopts+=(-c "$OPTARG") ;;
+	h)
+		usage
+		exit 0
+		;;
+	*) pb_die "$PB_USAGE" "unknown option (see --help)" ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 0 ] || pb_die "$PB_USAGE" "unexpected argument '$1' (see --help)"
+for v in ends start inc cap; do
+	pb_is_uint "${!v}" && [ "${!v}" -gt 0 ] ||
+		pb_die "$PB_USAGE" "$v must be a positive integer, not '${!v}'"
+done
+[ "$cap" -ge "$start" ] || pb_die "$PB_USAGE" "the sample cap ($cap) is below the start ($start)"
+[ "$ends" -ge 3 ] || pb_die "$PB_USAGE" "at least 3 samples per end (-e)"
+# A rank test on START vs END_SAMPLES values must be able to reach p < 0.05.
+awk -v a="$start" -v b="$ends" 'BEGIN { c = 1; for (i = 1; i <= a; i++) c = c * (b + i) / i; exit !(c > 20) }' ||
+	pb_die "$PB_USAGE" "$start samples per step against $ends per end can never be significant; raise -n or -e"
+pb_is_number "$min_effect" || pb_die "$PB_USAGE" "minimum effect '$min_effect' is not a number (percent)"
+if [ -n "$threshold" ] && ! pb_is_number "$threshold"; then
+	pb_die "$PB_USAGE" "threshold '$threshold' is not a number (jobs/min)"
+fi
+pb_need git jq flock
+
+if [ -z "$tree" ]; then
+	tree=$("$PB_TOP/bisect/lab.sh") || exit
+	: "${good:=good}" "${bad:=bad}"
+fi
+[ -n "$good" ] && [ -n "$bad" ] || pb_die "$PB_USAGE" "give both ends: GOOD=<rev> BAD=<rev> (-g, -b)"
+repo=$(pb_resolve_repo "$tree") || exit
+if [ "$(git -C "$repo" rev-parse --is-bare-repository)" = false ] &&
+	[ -n "$(git -C "$repo" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+	pb_die "$PB_DIRTY" "$repo has uncommitted changes; perfbisect bisects commits: commit or stash them first"
+fi
+gsha=$(pb_resolve_rev "$repo" "$good") || exit
+bsha=$(pb_resolve_rev "$repo" "$bad") || exit
+[ "$gsha" != "$bsha" ] || pb_die "$PB_SAMEENDS" "GOOD and BAD are the same commit (${gsha:0:12})"
+if ! git -C "$repo" merge-base --is-ancestor "$gsha" "$bsha"; then
+	git -C "$repo" merge-base --is-ancestor "$bsha" "$gsha" &&
+		pb_die "$PB_REVERSED" "GOOD ($good) comes after BAD ($bad): the ends are swapped"
+	pb_die "$PB_UNRELATED" "GOOD ($good) is not an ancestor of BAD ($bad)"
+fi
+if [ -z "${PB_MEASURE:-}" ]; then
+	git -C "$repo" cat-file -e "$bsha:kernel/sched/core.c" 2>/dev/null ||
+		pb_die "$PB_NOTKERNEL" "$repo is not a Linux kernel tree"
+fi
+pbstat=$(pb_tool pbstat) || exit
+
+key=$(pb_sha "$repo" "$gsha" "$bsha" "${PB_MEASURE:-}" "${mopts[@]}")
+state="$PERFBISECT_HOME/bisect/$key"
+mkdir -p "$state" || pb_die "$PB_INTERNAL" "cannot create $state"
+pb_lock "$PERFBISECT_HOME/locks/bisect-$(pb_sha "$repo").lock" "a bisect of $repo"
+run=$(pb_new_run bisect) || exit
+echo "$repo" >"$state/repo"
+echo "$start $inc $cap" >"$state/policy"
+echo "$gsha $bsha" >"$state/ends"
+echo "$run" >"$state/run"
+began=$(pb_now)
+ln -sfn "$state" "$run/state"
+log="$run/bisect.log"
+range=$(git -C "$repo" rev-list --count "$gsha..$bsha")
+awk -v n="$range" 'BEGIN { s = 0; while (n > 1) { n /= 2; s++ } print s }' >"$state/expected"
+pb_info "bisecting $range commits of $repo: ${gsha:0:12} ($good) .. ${bsha:0:12} ($bad), about $(cat "$state/expected") steps"
+pb_info "run directory: $run"
+
+interrupted() {
+	git -C "$state/repo.git" bisect log >"$state/bisect.log.tmp" 2>/dev/null &&
+		mv -f "$state/bisect.log.tmp" "$state/bisect.log"
+	pb_die "$PB_INTERRUPTED" "interrupted; run the same command again to resume (state: $state)"
+}
+trap interrupted INT TERM
+
+# measure_end NAME SHA: print the samples of one end, or stop with a message.
+measure_end() {
+	local out code
+	pb_info "measuring $1 (${2:0:12}): $ends samples"
+	out=$("$PB_TOP/bisect/samples.sh" -n "$ends" -N 6 -l "$run/measure.log" "$repo" "$2" -- "${mopts[@]}" 2>>"$log")
+	code=$?
+	if [ "$code" -ne 0 ]; then
+		tail -3 "$log" | sed 's/^/  /' >&2
+		pb_die "$code" "$1 (${2:0:12}) cannot be measured: it does not build or boot (code $code); see $log"
+	fi
+	echo "$out"
+}
+mapfile -t gs < <(measure_end GOOD "$gsha")
+[ ${#gs[@]} -gt 0 ] || exit "$PB_NOBUILD"
+mapfile -t bs < <(measure_end BAD "$bsha")
+[ ${#bs[@]} -gt 0 ] || exit "$PB_NOBUILD"
+cal=$("$pbstat" calibrate --min-effect "$min_effect" -g "${gs[@]}" -b "${bs[@]}")
+sep=$?
+echo "calibration: $cal" >>"$log"
+field() { sed -n "s/.*\\b$1=\\([-0-9.]*\\).*/\\1/p" <<<"$2"; }
+gmed=$(field good_median "$cal") bmed=$(field bad_median "$cal") noise=$(field noise_pct "$cal")
+if [ "$sep" -ne 0 ]; then
+	pb_die "$PB_NOREGRESSION" "no regression between GOOD and BAD: medians $gmed vs $bmed jobs/min, noise $noise%"
+fi
+[ -n "$threshold" ] || threshold=$(field threshold "$cal")
+pb_info "GOOD median $gmed, BAD median $bmed jobs/min ($(field effect_pct "$cal")% slower, noise $noise%): threshold $threshold"
+jq -n --argjson g "$(printf '%s\n' "${gs[@]}" | jq -s .)" --argjson b "$(printf '%s\n' "${bs[@]}" | jq -s .)" \
+	--argjson t "$threshold" --arg cal "$cal" \
+	'{good_samples: $g, bad_samples: $b, threshold: $t, calibration: $cal}' | pb_atomic_write "$state/ends.json"
+
+# The bisect itself, in a bare clone that shares the user's objects.
+br="$state/repo.git"
+if [ ! -d "$br" ]; then
+	git clone -q --bare --shared "$repo" "$br" || pb_die "$PB_INTERNAL" "cannot create $br"
+fi
+export GIT_DIR="$br"
+if [ -s "$state/bisect.log" ]; then
+	msg="resuming: replaying $(grep -c '^git bisect \(good\|bad\|skip\)' "$state/bisect.log") recorded verdicts from $state/bisect.log"
+	pb_info "$msg"
+	echo "$msg" >>"$log"
+	git bisect reset >/dev/null 2>&1
+	git bisect replay "$state/bisect.log" >>"$log" 2>&1 ||
+		pb_die "$PB_INTERNAL" "cannot replay $state/bisect.log; remove it to start over"
+else
+	git bisect reset >/dev/null 2>&1
+	echo 0 >"$state/steps"
+	git bisect start --no-checkout "$bsha" "$gsha" >>"$log" 2>&1 ||
+		pb_die "$PB_INTERNAL" "git bisect start failed; see $log"
+fi
+# first_bad: print the first bad commit recorded in the bisect log, if any.
+first_bad() {
+	git bisect log 2>/dev/null | sed -n 's/^# first bad commit: \[\([0-9a-f]\{40\}\)\].*/\1/p' | tail -1
+}
+if [ -z "$(first_bad)" ]; then
+	# In the foreground: a Ctrl-C reaches every step and measurement.
+	git bisect run "$PB_TOP/bisect/step.sh" "$state" -- "${mopts[@]}" >>"$log"
+	brc=$?
+else
+	brc=0
+	pb_info "this bisect has already finished; reporting it again"
+fi
+git bisect log >"$state/bisect.log.tmp" 2>/dev/null && mv -f "$state/bisect.log.tmp" "$state/bisect.log"
+cp "$state/bisect.log" "$run/git-bisect.log"
+culprit=$(first_bad)
+undecided=$(sed -n 's/^# possible first bad commit: \[\([0-9a-f]\{40\}\)\].*/\1/p' "$state/bisect.log" | tr '\n' ' ')
+unset GIT_DIR
+if [ -z "$culprit" ] && [ -z "$undecided" ]; then
+	pb_die "$PB_INTERNAL" "git bisect run stopped (exit $brc) without a culprit; see $log"
+fi
+
+# Confirm: measure the culprit and its parent once more and state the effect.
+if [ -n "$culprit" ] && [ ! -s "$state/confirm" ]; then
+	parent=$(git -C "$repo" rev-parse "$culprit^")
+	pb_info "confirming ${culprit:0:12} against its parent ${parent:0:12} with $inc more samples each"
+	for c in "$culprit" "$parent"; do
+		have=$(wc -l <"$("$PB_TOP/bisect/samples.sh" -d "$repo" "$c" -- "${mopts[@]}")/samples" 2>/dev/null || echo 0)
+		"$PB_TOP/bisect/samples.sh" -n $((have + inc)) -N 6 -l "$run/measure.log" "$repo" "$c" -- "${mopts[@]}" \
+			>"$state/confirm-${c:0:12}" 2>>"$log" || pb_warn "could not re-measure ${c:0:12}"
+	done
+	mapfile -t ps <"$state/confirm-${parent:0:12}"
+	mapfile -t cs <"$state/confirm-${culprit:0:12}"
+	if [ ${#ps[@]} -gt 1 ] && [ ${#cs[@]} -gt 1 ]; then
+		"$pbstat" effect -a "${ps[@]}" -b "${cs[@]}" >"$state/confirm" 2>>"$log"
+	else
+		echo "" >"$state/confirm"
+	fi
+fi
+
+"$PB_TOP/bisect/report.sh" -s "$state" -r "$run" -w "$(pb_elapsed "$began")" \
+	${culprit:+-C "$culprit"} ${undecided:+-U "$undecided"} -- "${mopts[@]}"
+code=$?
+[ -n "$culprit" ] || exit "$PB_UNDECIDED"
+exit "$code"

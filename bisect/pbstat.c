@@ -1,0 +1,703 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pbstat: the statistics behind perfbisect's verdicts. Samples are
+ * throughput values (jobs/min, higher is better) given as plain decimal
+ * numbers (-?[0-9]+(\.[0-9]+)?, at most 32 characters).
+ *
+ * Usage:
+ *	pbstat summary V...
+ *	pbstat calibrate -g G... -b B... [--alpha A] [--min-effect PCT]
+ *	pbstat judge -g G... -b B... -c C... [--alpha A] [--threshold T]
+ *	pbstat effect -a A... -b B... [--alpha A]
+ *
+ * Each command prints one line of key=value pairs on stdout.
+ *
+ * summary: sd is the sample standard deviation (n - 1), 0 for a single
+ * value; mad is the raw median absolute deviation (not scaled).
+ *
+ * Rank tests are Mann-Whitney U on midranks. Up to EXACT_MAX samples in
+ * all the p-value is exact: the permutation distribution of the rank sum,
+ * ties included, counted by dynamic programming over doubled midranks.
+ * Above, the normal approximation with tie correction and a continuity
+ * correction of 0.5.
+ *
+ * The spread of a side is s = max(1.4826 * MAD, 1% of its median): the
+ * scaled MAD estimates the standard deviation robustly, the floor keeps
+ * a side whose few samples happen to agree from pulling the threshold
+ * onto its own median.
+ *
+ * calibrate (GOOD vs BAD, each >= 3 samples):
+ *	threshold = (med_g * s_b + med_b * s_g) / (s_g + s_b)
+ *	noise_pct = 100 * max(s_g / med_g, s_b / med_b)
+ *	effect_pct = 100 * (med_g - med_b) / med_g
+ *	p = one-sided Mann-Whitney p that BAD < GOOD
+ *	separated = p < alpha && effect_pct >= min_effect &&
+ *		    (max(BAD) < min(GOOD) || effect_pct > 2 * noise_pct)
+ *	Exit 0 when separated, 1 when not.
+ *
+ * judge (candidate C against both ends):
+ *	p_good = one-sided p that C < GOOD, p_bad = one-sided p that C > BAD
+ *	bad:  p_good < alpha && p_bad >= alpha && median(C) < threshold
+ *	good: p_bad < alpha && p_good >= alpha && median(C) > threshold
+ *	else unsure. confidence = 1 - p of the winning test, 0 when unsure.
+ *	Exit 0 good, 1 bad, 3 unsure.
+ *
+ * effect (B relative to A, each >= 2 samples, all positive):
+ *	ratio = med_b / med_a, delta_pct = 100 * (ratio - 1)
+ *	p = two-sided Mann-Whitney p
+ *	ci = Hodges-Lehmann (Moses) 1 - alpha interval of the shift of
+ *	     log(B) - log(A), as percent; when the sizes cannot reach that
+ *	     level it is the widest one, [min, max] of the pairwise ratios.
+ *
+ * Minimum sample sizes: a side of calibrate/judge needs 3 samples, and
+ * the smallest possible one-sided p of each comparison, 1 / C(n1+n2, n1),
+ * must be below alpha, or the command exits 2: at alpha 0.05, 3 vs 4
+ * (1/35), 2 vs 5 (1/21) or 1 vs 20 (1/21) is the least; 3 vs 3 (1/20) is
+ * not enough. Ties can only raise the p-value.
+ *
+ * Exit 2 with one line on stderr for any usage error: an unknown token,
+ * a value that is not a plain decimal number, too few samples.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PROG		"pbstat"
+#define EXIT_USAGE	2
+#define EXIT_UNSURE	3
+#define MAX_TOKEN	32
+#define MAX_SAMPLES	1000
+#define EXACT_MAX	40	/* exact rank-sum distribution up to this N */
+#define MAD_SCALE	1.4826	/* MAD to sd for normal data */
+#define SPREAD_FLOOR	0.01	/* spread is at least 1% of the median */
+#define DEF_ALPHA	0.05
+#define DEF_MIN_EFFECT	2.0
+
+#define USAGE "usage: pbstat summary V... | calibrate -g G... -b B... " \
+	"[--alpha A] [--min-effect PCT] | judge -g G... -b B... -c C... " \
+	"[--alpha A] [--threshold T] | effect -a A... -b B... [--alpha A]"
+
+struct list {
+	char flag;		/* 'g', 'b', 'c', 'a', or 0 for summary */
+	int n;
+	double v[MAX_SAMPLES];
+};
+
+struct args {
+	struct list g, b, c, a, vals;
+	double alpha;
+	double min_effect;
+	double threshold;
+	int have_threshold;
+};
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, PROG ": error: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(EXIT_USAGE);
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+
+	if (!p) {
+		fprintf(stderr, PROG ": error: out of memory\n");
+		exit(9);
+	}
+	return p;
+}
+
+/* Parse a plain decimal number: -?[0-9]+(\.[0-9]+)? and nothing else. */
+static int parse_number(const char *s, double *out)
+{
+	const char *p = s;
+	char *end;
+
+	if (strlen(s) > MAX_TOKEN)
+		return -1;
+	if (*p == '-')
+		p++;
+	if (*p < '0' || *p > '9')
+		return -1;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (*p == '.') {
+		p++;
+		if (*p < '0' || *p > '9')
+			return -1;
+		while (*p >= '0' && *p <= '9')
+			p++;
+	}
+	if (*p)
+		return -1;
+	*out = strtod(s, &end);
+	if (*end || !isfinite(*out))
+		return -1;
+	return 0;
+}
+
+static double number_or_die(const char *what, const char *s)
+{
+	double x;
+
+	if (parse_number(s, &x))
+		die("%s: '%s' is not a plain decimal number", what, s);
+	return x;
+}
+
+static void list_add(struct list *l, const char *s)
+{
+	char what[8] = "value";
+
+	if (l->flag)
+		snprintf(what, sizeof(what), "-%c", l->flag);
+	if (l->n >= MAX_SAMPLES)
+		die("%s: more than %d samples", what, MAX_SAMPLES);
+	l->v[l->n++] = number_or_die(what, s);
+}
+
+/* Match "--name VALUE" or "--name=VALUE"; return VALUE or NULL. */
+static const char *opt_value(const char *name, int argc, char **argv, int *i)
+{
+	size_t len = strlen(name);
+	const char *a = argv[*i];
+
+	if (strncmp(a, name, len))
+		return NULL;
+	if (a[len] == '=')
+		return a + len + 1;
+	if (a[len])
+		return NULL;
+	if (*i + 1 >= argc)
+		die("%s needs a value", name);
+	return argv[++*i];
+}
+
+static int is_negative_number(const char *s)
+{
+	return s[0] == '-' && s[1] >= '0' && s[1] <= '9';
+}
+
+/* Parse the arguments of CMD; LISTS holds the list flags it takes. */
+static void parse_args(const char *cmd, const char *lists, int argc,
+		       char **argv, struct args *a)
+{
+	struct list *cur = NULL;
+	const char *v;
+	int i;
+
+	a->alpha = DEF_ALPHA;
+	a->min_effect = DEF_MIN_EFFECT;
+	a->g.flag = 'g';
+	a->b.flag = 'b';
+	a->c.flag = 'c';
+	a->a.flag = 'a';
+	if (!*lists)
+		cur = &a->vals;
+	for (i = 0; i < argc; i++) {
+		const char *s = argv[i];
+
+		if (s[0] != '-' || is_negative_number(s)) {
+			if (!cur)
+				die("%s: unexpected value '%s'", cmd, s);
+			list_add(cur, s);
+			continue;
+		}
+		if (*lists && s[1] && !s[2] && strchr(lists, s[1])) {
+			switch (s[1]) {
+			case 'g':
+				cur = &a->g;
+				break;
+			case 'b':
+				cur = &a->b;
+				break;
+			case 'c':
+				cur = &a->c;
+				break;
+			default:
+				cur = &a->a;
+				break;
+			}
+			continue;
+		}
+		if (*lists) {
+			v = opt_value("--alpha", argc, argv, &i);
+			if (v) {
+				a->alpha = number_or_die("--alpha", v);
+				if (a->alpha <= 0 || a->alpha >= 1)
+					die("--alpha: '%s' is not in (0, 1)",
+					    v);
+				cur = NULL;
+				continue;
+			}
+		}
+		if (!strcmp(cmd, "calibrate")) {
+			v = opt_value("--min-effect", argc, argv, &i);
+			if (v) {
+				a->min_effect = number_or_die("--min-effect",
+							      v);
+				if (a->min_effect < 0)
+					die("--min-effect: '%s' is negative",
+					    v);
+				cur = NULL;
+				continue;
+			}
+		}
+		if (!strcmp(cmd, "judge")) {
+			v = opt_value("--threshold", argc, argv, &i);
+			if (v) {
+				a->threshold = number_or_die("--threshold", v);
+				if (a->threshold <= 0)
+					die("--threshold: '%s' is not positive",
+					    v);
+				a->have_threshold = 1;
+				cur = NULL;
+				continue;
+			}
+		}
+		die("%s: unknown option '%s'", cmd, s);
+	}
+}
+
+/* Require at least MIN samples in L, all of them positive. */
+static void need(const struct list *l, int min)
+{
+	int i;
+
+	if (l->n < min)
+		die("-%c: %d sample%s, at least %d required", l->flag, l->n,
+		    l->n == 1 ? "" : "s", min);
+	for (i = 0; i < l->n; i++)
+		if (l->v[i] <= 0)
+			die("-%c: '%g' is not a positive throughput", l->flag,
+			    l->v[i]);
+}
+
+/*
+ * Format X with DEC decimals, trailing zeros dropped, never "-0", into one
+ * of FMT_SLOTS static buffers (enough for one output line).
+ */
+#define FMT_SLOTS	8
+#define FMT_SIZE	48
+
+static const char *fmt(double x, int dec)
+{
+	static char slots[FMT_SLOTS][FMT_SIZE];
+	static int next;
+	char *buf = slots[next++ % FMT_SLOTS], *p;
+	size_t size = FMT_SIZE;
+
+	snprintf(buf, size, "%.*f", dec, x);
+	if (strchr(buf, '.')) {
+		p = buf + strlen(buf) - 1;
+		while (*p == '0')
+			*p-- = '\0';
+		if (*p == '.')
+			*p = '\0';
+	}
+	if (!strcmp(buf, "-0"))
+		strcpy(buf, "0");
+	return buf;
+}
+
+#define F(x)	fmt((x), 4)		/* a value */
+#define FP(x)	fmt((x), 6)		/* a probability */
+#define FPCT(x)	fmt((x), 3)		/* a percentage */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median(const double *v, int n)
+{
+	double *s = xcalloc(n, sizeof(*s));
+	double m;
+
+	memcpy(s, v, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_double);
+	m = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+	free(s);
+	return m;
+}
+
+static double mad(const double *v, int n)
+{
+	double *d = xcalloc(n, sizeof(*d));
+	double m = median(v, n), r;
+	int i;
+
+	for (i = 0; i < n; i++)
+		d[i] = fabs(v[i] - m);
+	r = median(d, n);
+	free(d);
+	return r;
+}
+
+static double mean(const double *v, int n)
+{
+	double s = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		s += v[i];
+	return s / n;
+}
+
+static double sd(const double *v, int n)
+{
+	double m = mean(v, n), s = 0;
+	int i;
+
+	if (n < 2)
+		return 0;
+	for (i = 0; i < n; i++)
+		s += (v[i] - m) * (v[i] - m);
+	return sqrt(s / (n - 1));
+}
+
+static double vmin(const double *v, int n)
+{
+	double m = v[0];
+	int i;
+
+	for (i = 1; i < n; i++)
+		if (v[i] < m)
+			m = v[i];
+	return m;
+}
+
+static double vmax(const double *v, int n)
+{
+	double m = v[0];
+	int i;
+
+	for (i = 1; i < n; i++)
+		if (v[i] > m)
+			m = v[i];
+	return m;
+}
+
+/* Robust spread of a side: scaled MAD, at least SPREAD_FLOOR of the median. */
+static double spread(const double *v, int n)
+{
+	double s = MAD_SCALE * mad(v, n);
+	double floor = SPREAD_FLOOR * fabs(median(v, n));
+
+	return s > floor ? s : floor;
+}
+
+static double norm_cdf(double z)
+{
+	return 0.5 * erfc(-z / M_SQRT2);
+}
+
+/* 1 / C(n1 + n2, n1): the smallest one-sided rank-test p without ties. */
+static double min_p(int n1, int n2)
+{
+	double c = 1;
+	int i;
+
+	for (i = 1; i <= n1; i++)
+		c = c * (n2 + i) / i;
+	return 1 / c;
+}
+
+struct obs {
+	double v;
+	int x;			/* 1 when the value belongs to X */
+};
+
+static int cmp_obs(const void *a, const void *b)
+{
+	return cmp_double(&((const struct obs *)a)->v,
+			  &((const struct obs *)b)->v);
+}
+
+/*
+ * Distribution of S, the sum of K of the doubled ranks R2[0..N-1] with all
+ * C(N, K) subsets equally likely: returns P(S <= s) for s = 0..*SMAX.
+ * The counts stay exact in a double up to C(40, 20).
+ */
+static double *rank_sum_cdf(const int *r2, int n, int k, int *smax_out)
+{
+	int smax = 0, i, j, s;
+	double *dp, *cdf, tot = 0, acc = 0;
+
+	for (i = 0; i < n; i++)
+		smax += r2[i];
+	dp = xcalloc((size_t)(k + 1) * (smax + 1), sizeof(*dp));
+	cdf = xcalloc(smax + 1, sizeof(*cdf));
+	dp[0] = 1;
+	for (i = 0; i < n; i++)
+		for (j = (i + 1 < k ? i + 1 : k); j >= 1; j--)
+			for (s = smax - r2[i]; s >= 0; s--)
+				dp[j * (smax + 1) + s + r2[i]] +=
+					dp[(j - 1) * (smax + 1) + s];
+	for (s = 0; s <= smax; s++)
+		tot += dp[k * (smax + 1) + s];
+	for (s = 0; s <= smax; s++) {
+		acc += dp[k * (smax + 1) + s];
+		cdf[s] = acc / tot;
+	}
+	free(dp);
+	*smax_out = smax;
+	return cdf;
+}
+
+static double exact_lower(const int *r2, int n, int k, int s2)
+{
+	int smax;
+	double *cdf = rank_sum_cdf(r2, n, k, &smax);
+	double p = s2 < 0 ? 0 : cdf[s2 < smax ? s2 : smax];
+
+	free(cdf);
+	return p;
+}
+
+/*
+ * One-sided Mann-Whitney p-value that X is stochastically smaller than Y:
+ * the probability under H0 of a rank sum of X at most the observed one.
+ */
+static double mw_lower(const double *x, int nx, const double *y, int ny)
+{
+	int n = nx + ny, i, j, r2x = 0;
+	struct obs *o = xcalloc(n, sizeof(*o));
+	int *r2 = xcalloc(n, sizeof(*r2));
+	double ties = 0, u, mu, var, p;
+
+	for (i = 0; i < nx; i++)
+		o[i] = (struct obs){ x[i], 1 };
+	for (i = 0; i < ny; i++)
+		o[nx + i] = (struct obs){ y[i], 0 };
+	qsort(o, n, sizeof(*o), cmp_obs);
+	for (i = 0; i < n; i = j) {
+		double t;
+		int q;
+
+		for (j = i + 1; j < n && o[j].v == o[i].v; j++)
+			;
+		/* positions i+1..j share the midrank (i+1+j)/2 */
+		for (q = i; q < j; q++)
+			r2[q] = i + 1 + j;
+		t = j - i;
+		ties += t * t * t - t;
+	}
+	for (i = 0; i < n; i++)
+		if (o[i].x)
+			r2x += r2[i];
+	u = r2x / 2.0 - nx * (nx + 1) / 2.0;
+	if (n <= EXACT_MAX) {
+		p = exact_lower(r2, n, nx, r2x);
+	} else {
+		mu = nx * (double)ny / 2;
+		var = nx * (double)ny / 12 *
+		      ((n + 1) - ties / ((double)n * (n - 1)));
+		p = var > 0 ? norm_cdf((u - mu + 0.5) / sqrt(var)) : 1;
+	}
+	free(o);
+	free(r2);
+	return p > 1 ? 1 : p;
+}
+
+/* Reject sizes with which no outcome could reach ALPHA. */
+static void need_reachable(const struct list *a, const struct list *b,
+			   double alpha)
+{
+	double p = min_p(a->n, b->n);
+
+	if (p >= alpha)
+		die("-%c/-%c: %d vs %d samples cannot reach p < %g (best %g)",
+		    a->flag, b->flag, a->n, b->n, alpha, p);
+}
+
+struct calib {
+	double med_g, med_b, threshold, noise_pct, effect_pct, p;
+	int separated;
+};
+
+static void calibrate(const struct args *a, struct calib *c)
+{
+	const struct list *g = &a->g, *b = &a->b;
+	double s_g = spread(g->v, g->n), s_b = spread(b->v, b->n);
+	int apart;
+
+	c->med_g = median(g->v, g->n);
+	c->med_b = median(b->v, b->n);
+	if (s_g + s_b > 0)
+		c->threshold = (c->med_g * s_b + c->med_b * s_g) / (s_g + s_b);
+	else
+		c->threshold = (c->med_g + c->med_b) / 2;
+	c->noise_pct = 100 * fmax(s_g / c->med_g, s_b / c->med_b);
+	c->effect_pct = 100 * (c->med_g - c->med_b) / c->med_g;
+	c->p = mw_lower(b->v, b->n, g->v, g->n);
+	apart = vmax(b->v, b->n) < vmin(g->v, g->n) ||
+		c->effect_pct > 2 * c->noise_pct;
+	c->separated = c->p < a->alpha && apart &&
+		       c->effect_pct >= a->min_effect;
+}
+
+static int cmd_summary(struct args *a)
+{
+	const struct list *l = &a->vals;
+	double m;
+
+	if (l->n < 1)
+		die("summary: no values");
+	m = mean(l->v, l->n);
+	printf("n=%d median=%s mean=%s sd=%s cv_pct=%s min=%s max=%s mad=%s\n",
+	       l->n, F(median(l->v, l->n)), F(m), F(sd(l->v, l->n)),
+	       FPCT(m != 0 ? 100 * sd(l->v, l->n) / fabs(m) : 0),
+	       F(vmin(l->v, l->n)), F(vmax(l->v, l->n)), F(mad(l->v, l->n)));
+	return 0;
+}
+
+static int cmd_calibrate(struct args *a)
+{
+	struct calib c;
+
+	need(&a->g, 3);
+	need(&a->b, 3);
+	need_reachable(&a->g, &a->b, a->alpha);
+	calibrate(a, &c);
+	printf("good_median=%s bad_median=%s threshold=%s noise_pct=%s effect_pct=%s p=%s separated=%d\n",
+	       F(c.med_g), F(c.med_b), F(c.threshold), FPCT(c.noise_pct),
+	       FPCT(c.effect_pct), FP(c.p), c.separated);
+	return c.separated ? 0 : 1;
+}
+
+static int cmd_judge(struct args *a)
+{
+	const struct list *c = &a->c;
+	struct calib cal;
+	double p_good, p_bad, med, t, conf = 0;
+	const char *verdict = "unsure";
+	int rc = EXIT_UNSURE;
+
+	need(&a->g, 3);
+	need(&a->b, 3);
+	need(c, 1);
+	need_reachable(c, &a->g, a->alpha);
+	need_reachable(c, &a->b, a->alpha);
+	calibrate(a, &cal);
+	t = a->have_threshold ? a->threshold : cal.threshold;
+	med = median(c->v, c->n);
+	p_good = mw_lower(c->v, c->n, a->g.v, a->g.n);
+	p_bad = mw_lower(a->b.v, a->b.n, c->v, c->n);
+	if (p_good < a->alpha && p_bad >= a->alpha && med < t) {
+		verdict = "bad";
+		rc = 1;
+		conf = 1 - p_good;
+	} else if (p_bad < a->alpha && p_good >= a->alpha && med > t) {
+		verdict = "good";
+		rc = 0;
+		conf = 1 - p_bad;
+	}
+	printf("verdict=%s median=%s p_good=%s p_bad=%s threshold=%s confidence=%s\n",
+	       verdict, F(med), FP(p_good), FP(p_bad), F(t), FP(conf));
+	return rc;
+}
+
+/*
+ * Moses confidence interval of the Hodges-Lehmann shift: the largest k
+ * (at least 1) with P(U <= k - 1) <= ALPHA / 2 for U the Mann-Whitney
+ * statistic of sizes N1, N2 without ties; the interval is the k-th
+ * smallest to the k-th largest of the N1 * N2 pairwise differences.
+ */
+static long moses_k(int n1, int n2, double alpha)
+{
+	int n = n1 + n2, i, *r2, smax, base = n1 * (n1 + 1);
+	long m = (long)n1 * n2, k;
+	double *cdf = NULL, sigma = sqrt((double)m * (n + 1) / 12), p;
+
+	if (n <= EXACT_MAX) {
+		r2 = xcalloc(n, sizeof(*r2));
+		for (i = 0; i < n; i++)
+			r2[i] = 2 * (i + 1);
+		cdf = rank_sum_cdf(r2, n, n1, &smax);
+		free(r2);
+	}
+	for (k = 1; 2 * (k + 1) <= m + 1; k++) {
+		/* P(U <= k): U = R - n1(n1+1)/2, doubled sum 2k + base */
+		if (cdf)
+			p = cdf[2 * k + base];
+		else
+			p = norm_cdf((k + 0.5 - m / 2.0) / sigma);
+		if (p > alpha / 2)
+			break;
+	}
+	free(cdf);
+	return k;
+}
+
+static int cmd_effect(struct args *a)
+{
+	const struct list *x = &a->a, *y = &a->b;
+	long m, k, i, j;
+	double *d, med_a, med_b, lo, hi, p;
+
+	need(x, 2);
+	need(y, 2);
+	m = (long)x->n * y->n;
+	d = xcalloc(m, sizeof(*d));
+	med_a = median(x->v, x->n);
+	med_b = median(y->v, y->n);
+	p = 2 * fmin(mw_lower(y->v, y->n, x->v, x->n),
+		     mw_lower(x->v, x->n, y->v, y->n));
+	for (i = 0; i < x->n; i++)
+		for (j = 0; j < y->n; j++)
+			d[i * y->n + j] = log(y->v[j]) - log(x->v[i]);
+	qsort(d, m, sizeof(*d), cmp_double);
+	k = moses_k(x->n, y->n, a->alpha);
+	lo = d[k - 1];
+	hi = d[m - k];
+	printf("ratio=%s delta_pct=%s p=%s ci_low_pct=%s ci_high_pct=%s\n",
+	       FP(med_b / med_a), FPCT(100 * (med_b / med_a - 1)),
+	       FP(p > 1 ? 1 : p), FPCT(100 * expm1(lo)), FPCT(100 * expm1(hi)));
+	free(d);
+	return 0;
+}
+
+static struct args args;
+
+int main(int argc, char **argv)
+{
+	const char *cmd;
+
+	if (argc < 2)
+		die(USAGE);
+	cmd = argv[1];
+	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help")) {
+		puts(USAGE);
+		return 0;
+	}
+	if (!strcmp(cmd, "summary")) {
+		parse_args(cmd, "", argc - 2, argv + 2, &args);
+		return cmd_summary(&args);
+	}
+	if (!strcmp(cmd, "calibrate")) {
+		parse_args(cmd, "gb", argc - 2, argv + 2, &args);
+		return cmd_calibrate(&args);
+	}
+	if (!strcmp(cmd, "judge")) {
+		parse_args(cmd, "gbc", argc - 2, argv + 2, &args);
+		return cmd_judge(&args);
+	}
+	if (!strcmp(cmd, "effect")) {
+		parse_args(cmd, "ab", argc - 2, argv + 2, &args);
+		return cmd_effect(&args);
+	}
+	die("unknown command '%s' (summary, calibrate, judge, effect)", cmd);
+	return EXIT_USAGE;
+}

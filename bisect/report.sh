@@ -1,0 +1,140 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# report.sh: turn a finished bisect into its results: results.jsonl (one
+# object per measured kernel), summary.json, a table of every measured
+# commit, the culprit with `git show --stat`, and a plot of jobs/min along
+# the tested commits (SVG, gnuplot).
+# Usage: report.sh -s STATE -r RUNDIR -w WALL_S [-C CULPRIT] [-U "SHA..."] [-- MEASURE_OPTION...]
+set -u
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+[ "${1:-}" = --help ] && {
+	sed -n '3,7s/^# \{0,1\}//p' "$0"
+	exit 0
+}
+state='' run='' wall=0 culprit='' undecided=''
+while getopts s:r:w:C:U: opt; do
+	case $opt in
+	s) state=$OPTARG ;;
+	r) run=$OPTARG ;;
+	w) wall=$OPTARG ;;
+	C) culprit=$OPTARG ;;
+	U) undecided=$OPTARG ;;
+	*) pb_die "$PB_USAGE" "unknown option (see --help)" ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ "${1:-}" = -- ] && shift
+[ -d "$state" ] && [ -d "$run" ] || pb_die "$PB_USAGE" "need -s STATE and -r RUNDIR"
+repo=$(cat "$state/repo")
+pbstat=$(pb_tool pbstat) || exit
+ends="$state/ends.json"
+read -r gsha bsha <"$state/ends" || pb_die "$PB_INTERNAL" "no ends recorded in $state"
+
+# One line per measured commit: SHA ROLE, in the order they were measured.
+{
+	echo "$gsha good-end"
+	echo "$bsha bad-end"
+	sed -n 's/^git bisect \(good\|bad\|skip\) \([0-9a-f]\{40\}\)$/\2 \1/p' "$state/bisect.log"
+} | awk '!seen[$1]++' >"$run/measured"
+
+: >"$run/results.jsonl.tmp"
+while read -r sha role; do
+	dir=$("$PB_TOP/bisect/samples.sh" -d "$repo" "$sha" -- "$@")
+	samples=$(cut -d' ' -f1 "$dir/samples" 2>/dev/null | jq -R 'tonumber? // empty' | jq -s .)
+	idle=$(cut -d' ' -f2 "$dir/samples" 2>/dev/null | jq -R 'tonumber? // empty' | jq -s 'if length > 0 then (sort | .[length / 2 | floor]) else null end')
+	median=null
+	if [ "$(jq length <<<"$samples")" -gt 0 ]; then
+		mapfile -t v < <(jq -r '.[]' <<<"$samples")
+		median=$("$pbstat" summary "${v[@]}" | sed -n 's/.*median=\([0-9.]*\).*/\1/p')
+	fi
+	case $role in
+	good-end) verdict=good ;;
+	bad-end) verdict=bad ;;
+	*) verdict=$role ;;
+	esac
+	jq -n --arg commit "$sha" --arg subject "$(git -C "$repo" log -1 --format=%s "$sha")" \
+		--argjson position "$(git -C "$repo" rev-list --count "$gsha..$sha")" \
+		--arg role "$role" --arg verdict "$verdict" --argjson samples "$samples" \
+		--argjson median "${median:-null}" --argjson idle "$idle" \
+		--slurpfile m <(cat "$dir/meta.json" 2>/dev/null || echo '{}') -c \
+		'($m[0] // {}) as $m | {commit: $commit, subject: $subject, position: $position,
+		  role: $role, verdict: $verdict, samples: $samples, median: $median,
+		  idle_pct: $idle, outcome: ($m.outcome // null), build_s: ($m.build_s // null),
+		  boot_s: ($m.boot_s // null), ccache_hits: ($m.ccache_hits // null),
+		  ccache_misses: ($m.ccache_misses // null),
+		  bzimage_sha256: ($m.bzimage_sha256 // null)}' >>"$run/results.jsonl.tmp" ||
+		pb_die "$PB_INTERNAL" "cannot write results.jsonl"
+done <"$run/measured"
+mv -f "$run/results.jsonl.tmp" "$run/results.jsonl"
+
+threshold=$(jq .threshold "$ends")
+cal=$(jq -r .calibration "$ends")
+confirm=$(cat "$state/confirm" 2>/dev/null)
+field() { sed -n "s/.*\\b$1=\\([-0-9.]*\\).*/\\1/p" <<<"$2"; }
+identical=false
+if [ -n "$culprit" ]; then
+	parent=$(git -C "$repo" rev-parse "$culprit^")
+	c_img=$(jq -r .bzimage_sha256 "$("$PB_TOP/bisect/samples.sh" -d "$repo" "$culprit" -- "$@")/meta.json" 2>/dev/null)
+	p_img=$(jq -r .bzimage_sha256 "$("$PB_TOP/bisect/samples.sh" -d "$repo" "$parent" -- "$@")/meta.json" 2>/dev/null)
+	[ -n "$c_img" ] && [ "$c_img" != null ] && [ "$c_img" = "$p_img" ] && identical=true
+fi
+steps=$(grep -c '^git bisect \(good\|bad\|skip\) ' "$state/bisect.log")
+builds=$(jq -s '[.[] | select(.build_s != null and .build_s > 0)] | length' "$run/results.jsonl")
+jq -n --arg culprit "$culprit" \
+	--arg culprit_subject "$([ -n "$culprit" ] && git -C "$repo" log -1 --format=%s "$culprit")" \
+	--argjson steps "$steps" --argjson builds "$builds" --argjson wall_s "$wall" \
+	--argjson threshold "$threshold" \
+	--argjson good_jpm "$(field good_median "$cal")" --argjson bad_jpm "$(field bad_median "$cal")" \
+	--arg noise_pct "$(field noise_pct "$cal")" --arg confirm "$confirm" \
+	--argjson identical "$identical" --arg undecided "$undecided" \
+	--arg repo "$repo" --arg good "$gsha" --arg bad "$bsha" \
+	'{culprit: (if $culprit == "" then null else $culprit end),
+	  culprit_subject: (if $culprit == "" then null else $culprit_subject end),
+	  steps: $steps, builds: $builds, wall_s: $wall_s, threshold: $threshold,
+	  good_jpm: $good_jpm, bad_jpm: $bad_jpm, noise_pct: ($noise_pct | tonumber? // null),
+	  confirmation: $confirm, culprit_image_identical_to_parent: $identical,
+	  undecided: ($undecided | split(" ") | map(select(. != ""))),
+	  repo: $repo, good: $good, bad: $bad}' | pb_atomic_write "$run/summary.json"
+
+# The table of every measured commit, along the history.
+{
+	printf '%-4s %-12s %-9s %7s %12s %6s %8s  %s\n' pos commit verdict samples "jobs/min" "idle%" build_s subject
+	jq -s -r 'sort_by(.position)[] | [.position, .commit[0:12], .verdict, (.samples | length),
+		(.median // "-"), (.idle_pct // "-"), (.build_s // "-"), .subject[0:50]] | @tsv' "$run/results.jsonl" |
+		awk -F'\t' '{ printf "%-4s %-12s %-9s %7s %12s %6s %8s  %s\n", $1, $2, $3, $4, $5, $6, $7, $8 }'
+} >"$run/table.txt"
+
+# The plot: median jobs/min of every tested commit along the history.
+jq -s -r 'sort_by(.position)[] | select(.median != null) | "\(.position) \(.median) \(.verdict)"' \
+	"$run/results.jsonl" >"$run/plot.dat"
+if command -v gnuplot >/dev/null 2>&1 && [ -s "$run/plot.dat" ]; then
+	gnuplot >"$run/plot.log" 2>&1 <<PLOT || pb_warn "gnuplot failed; see $run/plot.log"
+set terminal svg size 900,480 dynamic
+set output "$run/jobs-per-min.svg"
+set title "perfbisect: jobs/min along good..bad (threshold $threshold)"
+set xlabel "commits after GOOD"
+set ylabel "jobs/min (median)"
+set key bottom left
+set grid
+plot "$run/plot.dat" using 1:(stringcolumn(3) eq "good" ? \$2 : 1/0) with points pt 7 ps 1 lc rgb "#2a9d2a" title "good", \
+     "$run/plot.dat" using 1:(stringcolumn(3) eq "bad" ? \$2 : 1/0) with points pt 7 ps 1 lc rgb "#c0392b" title "bad", \
+     $threshold with lines dt 2 lc rgb "#555555" title "threshold"
+PLOT
+fi
+
+echo
+cat "$run/table.txt"
+echo
+if [ -n "$culprit" ]; then
+	echo "first bad commit: ${culprit:0:12} $(git -C "$repo" log -1 --format=%s "$culprit")"
+	git -C "$repo" show --stat --format='commit %H%nAuthor: %an <%ae>%nDate:   %ad%n%n    %s%n' "$culprit" | sed 's/^/  /'
+	[ -n "$confirm" ] && echo "confirmation against its parent: $confirm"
+	[ "$identical" = true ] &&
+		pb_warn "the culprit's kernel image is identical to its parent's: the difference is noise or not in the kernel"
+else
+	echo "undecided: the first bad commit is one of: $undecided"
+fi
+echo "threshold $threshold jobs/min; $steps steps, $builds builds, $wall s"
+echo "results: $run (summary.json, results.jsonl, table.txt, jobs-per-min.svg)"

@@ -1,0 +1,113 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# samples.sh: make sure the results cache holds at least MIN throughput
+# samples of one kernel revision, measuring (build + boot) only what is
+# missing, and print them. The cache key is what determines a measurement:
+# the commit's tree, the config fragments, the reproducer and initramfs
+# sources, the workfile and the QEMU settings, so another bisect over the
+# same range, or a fix validation, reuses them.
+# Usage: samples.sh [-d] [-n MIN] [-N MAX_BOOTS] [-l RUNLOG] REPO REV [-- MEASURE_OPTION...]
+#   -d  only print the cache directory (samples, meta.json) of REV
+#   MEASURE_OPTIONs go to measure.sh (-c, -C, -m, -T, -J, -n, -w, -W);
+#   PB_MEASURE replaces measure.sh (tests use a stub with the same contract).
+# Prints "jpm" values one per line; meta.json next to them holds build and
+# boot seconds, ccache hits and the image hash. Exit: 0, or the measure
+# code of the failing build or boot (cached: a broken build is not retried).
+set -u
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+usage() {
+	sed -n '3,16s/^# \{0,1\}//p' "$0"
+}
+[ "${1:-}" = --help ] && {
+	usage
+	exit 0
+}
+min=3 max_boots=4 runlog='' print_dir=0
+while getopts n:N:l:dh opt; do
+	case $opt in
+	n) min=$OPTARG ;;
+	N) max_boots=$OPTARG ;;
+	l) runlog=$OPTARG ;;
+	d) print_dir=1 ;;
+	h)
+		usage
+		exit 0
+		;;
+	*) pb_die "$PB_USAGE" "unknown option (see --help)" ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -ge 2 ] || pb_die "$PB_USAGE" "expected REPO and REV (see --help)"
+repo=$(pb_resolve_repo "$1") || exit
+sha=$(pb_resolve_rev "$repo" "$2") || exit
+shift 2
+[ "${1:-}" = -- ] && shift
+mopts=("$@")
+pb_is_uint "$min" && pb_is_uint "$max_boots" || pb_die "$PB_USAGE" "-n and -N take integers"
+
+measure=${PB_MEASURE:-$PB_TOP/bisect/measure.sh}
+key=$(pb_measure_key "$repo" "$sha" "$measure" "${mopts[@]}") || exit
+dir="$PERFBISECT_HOME/results/$key"
+if [ "$print_dir" = 1 ]; then
+	echo "$dir"
+	exit 0
+fi
+mkdir -p "$dir" || pb_die "$PB_INTERNAL" "cannot create $dir"
+pb_lock_wait "$dir/lock" "the results of ${sha:0:12}"
+
+# A failure is a property of the revision: do not redo it.
+if [ -f "$dir/failed" ]; then
+	code=$(cat "$dir/failed")
+	pb_info "${sha:0:12}: cached failure ($(jq -r '.outcome // "?"' "$dir/meta.json" 2>/dev/null), code $code)"
+	exit "$code"
+fi
+touch "$dir/samples"
+
+boots=0
+while [ "$(wc -l <"$dir/samples")" -lt "$min" ]; do
+	[ "$boots" -lt "$max_boots" ] ||
+		pb_die "$PB_NORESULT" "${sha:0:12}: still fewer than $min samples after $boots boots"
+	boots=$((boots + 1))
+	run=$(mktemp -d "$dir/boot.XXXXXX") || pb_die "$PB_INTERNAL" "cannot create a run dir in $dir"
+	"$measure" "${mopts[@]}" -o "$run" "$repo" "$sha" >/dev/null
+	code=$?
+	[ -n "$runlog" ] && cat "$run"/*.log >>"$runlog" 2>/dev/null
+	# Record what the build and boot cost (a cached artifact costs 0 s).
+	boot_s=$(jq -r '.boot_s // 0' "$run/boot.json" 2>/dev/null || echo 0)
+	if [ ! -f "$dir/meta.json" ]; then
+		jq -n --arg commit "$sha" --arg outcome "$(cat "$run/outcome" 2>/dev/null || echo nobuild)" \
+			--slurpfile b <(cat "$run/build.json" 2>/dev/null || echo '{}') \
+			--argjson boot_s "$boot_s" --arg accel "$(jq -r '.accel // ""' "$run/boot.json" 2>/dev/null)" \
+			'($b[0] // {}) as $b | {commit: $commit, outcome: $outcome,
+			  build_s: ($b.build_s // 0), build_cached: ($b.cached // false),
+			  ccache_hits: ($b.ccache_hits // 0), ccache_misses: ($b.ccache_misses // 0),
+			  bzimage_sha256: ($b.bzimage_sha256 // ""), boot_s: $boot_s, boots: 1,
+			  accel: $accel}'
+	else
+		jq --argjson boot_s "$boot_s" --arg outcome "$(cat "$run/outcome" 2>/dev/null || echo nobuild)" \
+			'.boot_s += $boot_s | .boots += 1 | .outcome = $outcome' "$dir/meta.json"
+	fi | pb_atomic_write "$dir/meta.json"
+	if [ "$code" -ne 0 ]; then
+		case $(pb_bisect_code "$code") in
+		125)
+			echo "$code" >"$dir/failed"
+			cp -r "$run" "$dir/failed-run" 2>/dev/null
+			;;
+		esac
+		rm -rf "$run"
+		exit "$code"
+	fi
+	awk '/ sample=/ && / warmup=0 / {
+		for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+		print v["jpm"], v["idle"], v["jti"], v["real"], v["cpu"], v["jpst"], v["tasks"]
+	}' "$run/results" >"$run/new"
+	if [ ! -s "$run/new" ]; then
+		rm -rf "$run"
+		pb_die "$PB_NORESULT" "${sha:0:12}: the guest reported no samples"
+	fi
+	cat "$run/new" >>"$dir/samples"
+	rm -rf "$run"
+done
+cut -d' ' -f1 "$dir/samples"

@@ -1,0 +1,94 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# step.sh: one `git bisect run` step: measure the commit under test (from the
+# results cache when possible), adding samples only while the statistics
+# cannot decide, and answer good (0), bad (1), skip (125) or abort (255).
+# Usage: git bisect run step.sh STATE_DIR [-- MEASURE_OPTION...]
+# STATE_DIR is made by bisect.sh: repo (the user's tree), ends.json (the end
+# samples and threshold), policy (start, step and cap of the sample count).
+set -u
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+[ "${1:-}" = --help ] && {
+	sed -n '3,8s/^# \{0,1\}//p' "$0"
+	exit 0
+}
+# Everything below answers in the bisect contract; an unexpected failure of
+# the kit aborts instead of passing for "bad".
+abort() {
+	printf '%s: error: %s\n' "$PB_PROG" "$*" >&2
+	exit 255
+}
+trap 'abort "interrupted"' INT TERM
+state=${1:-}
+[ -d "$state" ] && [ -f "$state/ends.json" ] || abort "no bisect state in '$state'"
+shift
+[ "${1:-}" = -- ] && shift
+repo=$(cat "$state/repo") || abort "no repo in $state"
+read -r start inc cap <"$state/policy" || abort "no policy in $state"
+commit=$(git rev-parse -q --verify BISECT_HEAD 2>/dev/null || git rev-parse HEAD) ||
+	abort "cannot tell which commit to test"
+git bisect log >"$state/bisect.log.tmp" 2>/dev/null && mv -f "$state/bisect.log.tmp" "$state/bisect.log"
+subject=$(git log -1 --format=%s "$commit" | cut -c1-50)
+# From here on, git commands address the user's repository by path.
+unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE
+
+step=$(($(cat "$state/steps" 2>/dev/null || echo 0) + 1))
+echo "$step" >"$state/steps"
+total=$(cat "$state/expected" 2>/dev/null || echo "?")
+pbstat=$(pb_tool pbstat) || abort "cannot build pbstat"
+progress="$(cat "$state/run" 2>/dev/null || echo "$state")/progress.txt"
+
+# say FORMAT ARG...: print a progress line on stderr and keep it in the run.
+say() {
+	# shellcheck disable=SC2059
+	printf "$@" | tee -a "$progress" >&2
+}
+mapfile -t good < <(jq -r '.good_samples[]' "$state/ends.json")
+mapfile -t bad < <(jq -r '.bad_samples[]' "$state/ends.json")
+threshold=$(jq -r .threshold "$state/ends.json")
+
+n=$start
+while :; do
+	samples=$("$PB_TOP/bisect/samples.sh" -n "$n" -l "$state/measure.log" "$repo" "$commit" -- "$@" \
+		2>>"$state/measure.log")
+	code=$?
+	cache=$("$PB_TOP/bisect/samples.sh" -d "$repo" "$commit" -- "$@")
+	meta=$(cat "$cache/meta.json" 2>/dev/null || echo '{}')
+	bs=$(jq -r '.build_s // 0' <<<"$meta" 2>/dev/null)
+	bt=$(jq -r '.boot_s // 0' <<<"$meta" 2>/dev/null)
+	if [ "$code" -ne 0 ]; then
+		verdict=$(pb_bisect_code "$code")
+		[ "$verdict" = 125 ] ||
+			abort "step $step: measuring ${commit:0:12} failed (code $code); see $state/measure.log"
+		say 'step %d of ~%s  %s  %-50s build %6.1fs boot %6.1fs  %s\n' "$step" "$total" \
+			"${commit:0:12}" "$subject" "${bs:-0}" "${bt:-0}" "skip ($(jq -r '.outcome // "failed"' <<<"$meta"))" >&2
+		exit 125
+	fi
+	mapfile -t cand <<<"$samples"
+	line=$("$pbstat" judge --threshold "$threshold" -g "${good[@]}" -b "${bad[@]}" -c "${cand[@]}")
+	jcode=$?
+	median=$(sed -n 's/.*median=\([0-9.]*\).*/\1/p' <<<"$line")
+	case $jcode in
+	0) verdict=good ;;
+	1) verdict=bad ;;
+	3) verdict=unsure ;;
+	*) abort "pbstat judge failed: $line" ;;
+	esac
+	if [ "$verdict" = unsure ] && [ "$n" -lt "$cap" ]; then
+		say 'step %d of ~%s  %s  %-50s %d samples, median %s: not sure yet, more samples\n' \
+			"$step" "$total" "${commit:0:12}" "$subject" "${#cand[@]}" "$median" >&2
+		n=$((n + inc))
+		continue
+	fi
+	[ "$verdict" = unsure ] && verdict="skip (undecided)"
+	say 'step %d of ~%s  %s  %-50s build %6.1fs boot %6.1fs  %2d samples  median %10s  %s\n' \
+		"$step" "$total" "${commit:0:12}" "$subject" "${bs:-0}" "${bt:-0}" "${#cand[@]}" \
+		"$median" "$verdict" >&2
+	case $verdict in
+	good) exit 0 ;;
+	bad) exit 1 ;;
+	*) exit 125 ;;
+	esac
+done

@@ -1,0 +1,52 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# stub-measure.sh: stands in for bisect/measure.sh in tests that need no
+# kernel. Same contract: stub-measure.sh [MEASURE_OPTION...] -o RUNDIR REPO REV.
+# The commit's file "speed" says what to report: a number (the jobs/min
+# around which samples are drawn, with +-3% deterministic noise), "nobuild"
+# (exit 125) or "panic" (exit 20). Each call is logged to $STUB_LOG; with
+# STUB_INTERRUPT_AT=N the Nth call interrupts the whole bisect (SIGINT to
+# its process group), as a user's Ctrl-C would.
+set -u
+rundir='' samples=4
+while getopts c:C:m:P:T:J:n:w:W:o: opt; do
+	case $opt in
+	o) rundir=$OPTARG ;;
+	n) samples=$OPTARG ;;
+	*) ;;
+	esac
+done
+shift $((OPTIND - 1))
+repo=$1 rev=$2
+mkdir -p "$rundir" || exit 9
+sha=$(git -C "$repo" rev-parse "$rev") || exit 4
+echo "$sha" >>"${STUB_LOG:-/dev/null}"
+calls=$(wc -l <"${STUB_LOG:-/dev/null}")
+if [ -n "${STUB_INTERRUPT_AT:-}" ] && [ "$calls" -eq "$STUB_INTERRUPT_AT" ]; then
+	kill -INT -- "-$(ps -o pgid= $$ | tr -d ' ')"
+	sleep 5
+	exit 10
+fi
+speed=$(git -C "$repo" show "$sha:speed" 2>/dev/null) || speed=1000
+printf '{"build_s": 1.5, "ccache_hits": 10, "ccache_misses": 1, "bzimage_sha256": "%s"}\n' \
+	"$(printf '%s' "$speed" | sha256sum | cut -c1-64)" >"$rundir/build.json"
+case $speed in
+nobuild) exit 125 ;;
+panic)
+	echo panic >"$rundir/outcome"
+	exit 20
+	;;
+esac
+# Deterministic noise: a hash of the commit and of the call number.
+{
+	echo "PERFBISECT ncpus=2 memkb=1000000"
+	for i in $(seq 1 "$samples"); do
+		h=$(printf '%s %s %s' "$sha" "$calls" "$i" | sha256sum | cut -c1-4)
+		jpm=$(awk -v s="$speed" -v h=$((16#$h)) 'BEGIN { printf "%.1f", s * (0.97 + 0.06 * h / 65535) }')
+		echo "PERFBISECT sample=$i warmup=0 tasks=10 jobs=5 jpm=$jpm jti=90.0 real=1.0 cpu=1.0 jpst=1.0 idle=5.0 csw_per_job=2.0"
+	done
+	echo "PERFBISECT exit=0"
+} >"$rundir/results"
+echo ok >"$rundir/outcome"
+echo '{"outcome": "ok", "boot_s": 0.5, "accel": "stub"}' >"$rundir/boot.json"
+exit 0

@@ -1,0 +1,199 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# t20-pbstat.sh: pbstat's statistics against hand-computed values, its
+# verdicts on clear and ambiguous inputs, and its refusal of bad input.
+set -u
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+P=$T_TMP/pbstat
+
+if make -s -C "$T_TOP/bisect" O="$T_TMP" "$P" >"$T_TMP/cc" 2>&1; then
+	pass "pbstat builds with -Wall -Wextra -Werror"
+else
+	fail "pbstat builds with -Wall -Wextra -Werror"
+	sed 's/^/#   /' "$T_TMP/cc" | head -20
+	done_testing
+	exit 1
+fi
+
+# check WANT_RC WANT_LINE DESC ARGS...: run pbstat ARGS; pass when it exits
+# WANT_RC, prints exactly WANT_LINE and nothing on stderr.
+check() {
+	local want_rc=$1 want=$2 desc=$3 got
+	shift 3
+	run_rc "$P" "$@"
+	got="rc=$rc $(cat "$T_TMP/out")$(cat "$T_TMP/err")"
+	is "$got" "rc=$want_rc $want" "$desc"
+}
+
+# field KEY ARGS...: print the value of KEY= in pbstat's output line.
+field() {
+	local key=$1
+	shift
+	"$P" "$@" 2>/dev/null | tr ' ' '\n' | sed -n "s/^$key=//p"
+}
+
+# usage DESC ARGS...: pass when pbstat exits 2 with one "error:" line on
+# stderr naming the offending token (the last word of DESC) and no stdout.
+usage() {
+	local desc=$1 tok
+	shift
+	tok=${desc##* }
+	run_rc "$P" "$@"
+	if [ "$rc" = 2 ] && [ "$(wc -l <"$T_TMP/err")" -eq 1 ] &&
+		[ ! -s "$T_TMP/out" ] && grep -q 'pbstat: error: ' "$T_TMP/err" &&
+		grep -qF -- "$tok" "$T_TMP/err"; then
+		pass "usage error: $desc: $(cut -c1-70 "$T_TMP/err")"
+	else
+		fail "usage error: $desc: want exit 2 and one error line naming '$tok'"
+		printf '#   got exit %s, stdout/stderr:\n' "$rc"
+		sed 's/^/#   /' "$T_TMP/out" "$T_TMP/err" | head -5
+	fi
+}
+
+# --- summary: median (odd/even), mean, sample sd, cv, MAD by hand -------
+# 1 2 3 4 100: mean 22, sd sqrt(7610/4) = 43.6177, |x-3| = 2 1 0 1 97 -> 1
+check 0 "n=5 median=3 mean=22 sd=43.6177 cv_pct=198.262 min=1 max=100 mad=1" \
+	"summary, odd n: median, mean, sd (n-1), cv, MAD" summary 1 2 3 4 100
+# 2 4 4 4 5 5 7 9: median 4.5, sd sqrt(32/7), |x-4.5| -> 0.5 x5 ... -> 0.5
+check 0 "n=8 median=4.5 mean=5 sd=2.1381 cv_pct=42.762 min=2 max=9 mad=0.5" \
+	"summary, even n: median of the middle pair, MAD 0.5" summary 2 4 4 4 5 5 7 9
+check 0 "n=1 median=7 mean=7 sd=0 cv_pct=0 min=7 max=7 mad=0" \
+	"summary of one value: sd 0" summary 7
+check 0 "n=2 median=-1.25 mean=-1.25 sd=1.0607 cv_pct=84.853 min=-2 max=-0.5 mad=0.75" \
+	"summary takes negative numbers" summary -0.5 -2
+
+# --- Mann-Whitney U, exact -----------------------------------------------
+is "$(field p calibrate --alpha 0.1 -g 4 5 6 -b 1 2 3)" 0.05 \
+	"exact p, [1,2,3] < [4,5,6]: 1/C(6,3) = 0.05"
+is "$(field p calibrate -g 4 5 6 7 8 -b 1 2 3)" 0.017857 \
+	"exact p, 3 below 5: 1/C(8,3) = 1/56"
+is "$(field p calibrate --alpha 0.5 -g 1 2 3 -b 4 5 6)" 1 \
+	"exact p, wrong direction: 1"
+# ranks 1 | 3 3 3 | 5 6; bad {1,2,2} has sum 7, 3 of the 20 subsets reach it
+is "$(field p calibrate --alpha 0.5 -g 2 3 4 -b 1 2 2)" 0.15 \
+	"exact p with ties (midranks): [1,2,2] < [2,3,4] = 3/20"
+is "$(field p calibrate --alpha 0.5 -g 5 5 5 -b 5 5 5 5)" 1 \
+	"exact p, all tied: 1"
+is "$(field p effect -a 4 5 6 -b 1 2 3)" 0.1 \
+	"two-sided exact p: 2/20"
+
+# --- Mann-Whitney U, normal approximation (N > 40) ---------------------
+# odd 1..41 vs even 2..42: U = 210, mu = 220.5, var = 21*21*43/12,
+# z = (210 - 220.5 + 0.5) / 39.7524 = -0.25156, Phi(z) = 0.400692
+mapfile -t odd < <(seq 1 2 41)
+mapfile -t even < <(seq 2 2 42)
+is "$(field p_good judge -g "${even[@]}" -b 0.1 0.2 0.3 -c "${odd[@]}")" 0.400692 \
+	"normal approximation, 21 vs 21: p = 0.400692"
+# 1x8 2x8 3x5 vs 1x4 2x6 3x6 4x5: U = 137, sum(t^3-t) = 5886,
+# var = 441/12 * (43 - 5886/1722) = 1454.634, z = -2.1763, p = 0.01477
+c=(1 1 1 1 1 1 1 1 2 2 2 2 2 2 2 2 3 3 3 3 3)
+g=(1 1 1 1 2 2 2 2 2 2 3 3 3 3 3 3 4 4 4 4 4)
+is "$(field p_good judge -g "${g[@]}" -b 0.1 0.2 0.3 -c "${c[@]}")" 0.01477 \
+	"normal approximation with tie correction: p = 0.01477"
+
+# --- calibrate ---------------------------------------------------------
+G=(100 102 98 101 99)
+B=(80 82 79 81 78)
+# MAD 1 both sides -> s = 1.4826; threshold midway; noise 1.4826/80
+check 0 "good_median=100 bad_median=80 threshold=90 noise_pct=1.853 effect_pct=20 p=0.003968 separated=1" \
+	"calibrate, separated ends: exit 0" calibrate -g "${G[@]}" -b "${B[@]}"
+check 1 "good_median=100 bad_median=99 threshold=99.5 noise_pct=1.498 effect_pct=1 p=0.222222 separated=0" \
+	"calibrate, overlapping ends: exit 1" calibrate -g "${G[@]}" -b 99 101 97 100 98
+# spreads 6*1.4826 (g) and 1.4826 (b): threshold leans towards the tight side
+is "$(field threshold calibrate -g 94 100 106 112 88 -b 79 80 81 82 78)" 82.8571 \
+	"calibrate, threshold weighted by spread: (100*s_b + 80*s_g)/(s_g+s_b)"
+is "$(field separated calibrate -g 100 100.5 101 101.5 102 -b 98.5 99 99.2 99.4 99.6)" 0 \
+	"calibrate, apart and significant but effect 1.78% < --min-effect 2"
+is "$(field separated calibrate --min-effect 1 -g 100 100.5 101 101.5 102 -b 98.5 99 99.2 99.4 99.6)" 1 \
+	"calibrate, same with --min-effect 1: separated"
+is "$(field separated calibrate -g 100 110 120 130 140 -b 60 70 80 90 105)" 0 \
+	"calibrate, p < alpha but ranges overlap and effect < 2 x noise"
+# one BAD sample above the lowest GOOD one: rank sum 16, p = 2/252
+is "$(field separated calibrate -g "${G[@]}" -b 80 82 79 81 98.5)" 1 \
+	"calibrate, ranges overlap but effect 20% > 2 x noise: separated"
+is "$(field separated calibrate --alpha 0.005 -g "${G[@]}" -b 80 82 79 81 98.5)" 0 \
+	"calibrate, same at --alpha 0.005 (p = 0.0079): not separated"
+usage "5 vs 5 cannot reach --alpha 0.001" calibrate --alpha 0.001 -g "${G[@]}" -b "${B[@]}"
+
+# --- judge -------------------------------------------------------------
+check 1 "verdict=bad median=81 p_good=0.017857 p_bad=0.196429 threshold=90 confidence=0.982143" \
+	"judge, candidate like BAD: bad, exit 1" judge -g "${G[@]}" -b "${B[@]}" -c 81 80 83
+check 0 "verdict=good median=100 p_good=0.589286 p_bad=0.017857 threshold=90 confidence=0.982143" \
+	"judge, candidate like GOOD: good, exit 0" judge -g "${G[@]}" -b "${B[@]}" -c 99 101 100
+check 3 "verdict=unsure median=90 p_good=0.017857 p_bad=0.017857 threshold=90 confidence=0" \
+	"judge, candidate midway: unsure, exit 3" judge -g "${G[@]}" -b "${B[@]}" -c 90 91 89
+is "$(field verdict judge -g "${G[@]}" -b "${B[@]}" -c 85 86 84)" unsure \
+	"judge, below the threshold but significantly faster than BAD: unsure"
+is "$(field verdict judge -g "${G[@]}" -b "${B[@]}" -c 95 96 94)" unsure \
+	"judge, above the threshold but significantly slower than GOOD: unsure"
+is "$(field verdict judge -g "${G[@]}" -b "${B[@]}" -c 81 100 80 99 90)" unsure \
+	"judge, bimodal candidate at the threshold: unsure"
+is "$(field verdict judge -g "${G[@]}" -b "${B[@]}" -c 81 99)" unsure \
+	"judge, two samples that disagree: unsure"
+is "$(field verdict judge -g "${G[@]}" -b "${B[@]}" -c 81 80 83 --threshold 75)" unsure \
+	"judge, --threshold 75 puts median 81 on the good side: unsure"
+# c 80 81 83 99 vs GOOD: ranks 1 2 3 5.5 (99 ties); 3 of C(9,4) = 126 subsets
+# sum to 11.5 or less: p_good = 3/126 = 0.02381
+is "$(field p_good judge -g "${G[@]}" -b "${B[@]}" -c 81 80 83 99)" 0.02381 \
+	"judge, exact p_good with a tie against GOOD: 3/126"
+is "$(field verdict judge -g "${G[@]}" -b "${B[@]}" -c 81 80 83 99)" bad \
+	"judge, same candidate at alpha 0.05: bad"
+is "$(field verdict judge --alpha 0.01 -g "${G[@]}" -b "${B[@]}" -c 81 80 83 99)" unsure \
+	"judge, same candidate at --alpha 0.01: unsure"
+usage "3 vs 5 cannot reach --alpha 0.01" judge --alpha 0.01 -g "${G[@]}" -b "${B[@]}" -c 81 80 83
+is "$(field verdict judge -g "${G[@]}" -b "${B[@]}" -c 60 61 62)" bad \
+	"judge, candidate slower than BAD: bad"
+is "$(field verdict judge -g "${G[@]}" -b "${B[@]}" -c 95.5 96 96.5 95)" unsure \
+	"judge, candidate significantly below GOOD and above BAD: unsure"
+is "$(field verdict judge -g "${G[@]}" -b "${B[@]}" -c 97 99.5 101)" good \
+	"judge, noisy candidate within GOOD's range: good"
+
+# --- effect ------------------------------------------------------------
+# ratios b/a: 90 95 100 105 110 %, each 5 times; 5 vs 5 at 95%: k = 3
+check 0 "ratio=1 delta_pct=0 p=1 ci_low_pct=-10 ci_high_pct=10" \
+	"effect, Hodges-Lehmann/Moses CI, 5 vs 5: 3rd smallest/largest ratio" \
+	effect -a 100 100 100 100 100 -b 90 95 100 105 110
+check 0 "ratio=0.8 delta_pct=-20 p=0.007937 ci_low_pct=-22.549 ci_high_pct=-17.347" \
+	"effect, 20% regression: p = 2/252, CI excludes 0" effect -a "${G[@]}" -b "${B[@]}"
+check 0 "ratio=1.09901 delta_pct=9.901 p=0.1 ci_low_pct=7.843 ci_high_pct=12" \
+	"effect, 3 vs 3: widest interval (min/max ratio)" \
+	effect -a 100 101 102 -b 110 111 112
+out1=$("$P" effect -a "${G[@]}" -b "${B[@]}")
+out2=$("$P" effect -a "${G[@]}" -b "${B[@]}")
+is "$out1" "$out2" "effect is deterministic"
+
+# --- bad input ---------------------------------------------------------
+usage "non-numeric abc" summary 1 2 abc
+usage "not a number nan" summary 1 nan 2
+usage "exponent 1e5" summary 1 2 1e5
+usage "infinity inf" calibrate -g 1 2 3 4 -b inf 1 2 3
+usage "plus sign +5" summary 1 +5
+usage "trailing dot 5." summary 1 5.
+usage "empty list -g" calibrate -g -b 1 2 3
+usage "empty value ''" summary 1 ''
+usage "empty summary values" summary
+usage "too few GOOD -g" calibrate -g 1 2 -b 3 4 5
+usage "3 vs 3 cannot reach alpha 0.05" calibrate -g 4 5 6 -b 1 2 3
+usage "1 candidate vs 5 -c/-g" judge -g "${G[@]}" -b "${B[@]}" -c 81
+usage "no candidate -c" judge -g "${G[@]}" -b "${B[@]}"
+usage "zero throughput '0'" judge -g "${G[@]}" -b "${B[@]}" -c 0 80 81
+usage "negative throughput '-3'" calibrate -g "${G[@]}" -b "${B[@]}" -3
+usage "unknown option -x" judge -g "${G[@]}" -b "${B[@]}" -c 1 2 3 -x
+usage "option of another command --threshold" calibrate --threshold 5 -g "${G[@]}" -b "${B[@]}"
+usage "alpha out of range 1.5" judge --alpha 1.5 -g "${G[@]}" -b "${B[@]}" -c 1 2 3
+usage "alpha without value --alpha" judge -g "${G[@]}" -b "${B[@]}" -c 1 2 3 --alpha
+usage "value before any list 42" judge 42 -g "${G[@]}" -b "${B[@]}" -c 1 2 3
+usage "unknown command frobnicate" frobnicate 1 2 3
+usage "no command usage"
+
+# --- style -------------------------------------------------------------
+cp=${PERFBISECT_HOME:-$HOME/.cache/perfbisect}/linux-6.1/scripts/checkpatch.pl
+if [ -x "$cp" ]; then
+	run_rc "$cp" --no-tree -f --terse --show-types "$T_TOP/bisect/pbstat.c"
+	is "$rc $(grep -c 'ERROR\|WARNING' "$T_TMP/out")" "0 0" "pbstat.c is checkpatch clean"
+else
+	pass "# SKIP checkpatch.pl not found at $cp"
+fi
+
+done_testing

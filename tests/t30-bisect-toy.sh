@@ -1,0 +1,152 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# t30-bisect-toy.sh: the bisect driver on a toy git repository with a stub
+# measurement (tests/stub-measure.sh) of known good and bad speeds plus
+# noise, a commit that does not build and an ambiguous one: the exact
+# culprit, resume after Ctrl-C, the results cache, the report files, and the
+# user's checkout and index byte-for-byte unchanged (like git's t6030).
+set -u
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+export PERFBISECT_HOME=$T_TMP/home PB_QUIET=1
+export PB_MEASURE=$T_TOP/tests/stub-measure.sh STUB_LOG=$T_TMP/calls
+b=$T_TOP/bisect
+
+# The toy history: 40 commits after "start"; speed 1000 jobs/min until the
+# culprit (commit 23), 600 after; commit 11 does not build, commit 30 is
+# ambiguous (800); commit 17 and 18 panic.
+toy=$T_TMP/toy
+git init -q "$toy"
+gc() {
+	GIT_AUTHOR_DATE="@$((1600000000 + $1 * 60)) +0000" GIT_COMMITTER_DATE="@$((1600000000 + $1 * 60)) +0000" \
+		git -C "$toy" -c user.name=Toy -c user.email=toy@example.invalid commit -qam "$2"
+}
+echo 1000 >"$toy/speed"
+echo base >"$toy/file"
+git -C "$toy" add speed file
+gc 0 "start"
+git -C "$toy" tag start
+for i in $(seq 1 40); do
+	s=1000
+	[ "$i" -ge 23 ] && s=600
+	case $i in
+	11) s=nobuild ;;
+	17 | 18) s=panic ;;
+	30) s=800 ;;
+	esac
+	echo "$s" >"$toy/speed"
+	echo "change $i" >>"$toy/file"
+	subject="toy: change $i"
+	[ "$i" -eq 23 ] && subject="toy: the culprit"
+	gc "$i" "$subject"
+done
+git -C "$toy" tag tip
+culprit=$(git -C "$toy" rev-parse tip~17)
+is "$(git -C "$toy" log -1 --format=%s "$culprit")" "toy: the culprit" "toy history has its culprit at commit 23"
+# The user is in the middle of their own work and their own bisect.
+echo "local edit" >>"$toy/file"
+git -C "$toy" stash -q
+git -C "$toy" bisect start -q tip start >/dev/null 2>&1
+git -C "$toy" bisect good "tip~30" >/dev/null 2>&1
+snapshot() {
+	(cd "$toy" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum)
+}
+before=$(snapshot)
+
+run_rc "$b/bisect.sh" -t "$toy" -g start -b tip -e 6 -n 4 -i 4 -N 8
+is "$rc" 0 "bisect finds a culprit: exit 0"
+latest=$PERFBISECT_HOME/runs/latest
+is "$(jq -r .culprit "$latest/summary.json")" "$culprit" "summary.json names the exact culprit"
+is "$(jq -r .culprit_subject "$latest/summary.json")" "toy: the culprit" "summary.json has the culprit's subject"
+for k in steps builds wall_s threshold good_jpm bad_jpm; do
+	like "$(jq ".$k" "$latest/summary.json")" '^[0-9.]+$' "summary.json: $k is a number"
+done
+thr=$(jq .threshold "$latest/summary.json")
+awk -v t="$thr" 'BEGIN { exit !(t > 600 && t < 1000) }' &&
+	pass "calibrated threshold $thr lies between the ends" || fail "calibrated threshold $thr lies between the ends"
+like "$(cat "$T_TMP/out")" "first bad commit: ${culprit:0:12} toy: the culprit" "culprit printed with its subject"
+like "$(cat "$T_TMP/out")" 'speed +\| +2 ' "git show --stat of the culprit printed"
+like "$(cat "$latest/progress.txt")" 'step 1 of ~[0-9]+ ' "progress line per step"
+is "$(jq -s 'map(select(.samples | length > 0)) | length > 2' "$latest/results.jsonl")" true "results.jsonl: one object per measured kernel"
+like "$(head -1 "$latest/results.jsonl")" '"commit":"[0-9a-f]{40}".*"samples":\[' "results.jsonl has commit and samples"
+if [ -s "$latest/jobs-per-min.svg" ] && grep -q '<svg' "$latest/jobs-per-min.svg"; then
+	pass "SVG plot written"
+else
+	fail "SVG plot written"
+fi
+is "$(snapshot)" "$before" "user's checkout, index, stash and .git byte-for-byte unchanged"
+is "$(git -C "$toy" bisect log | grep -c '^git bisect good')" 1 "user's own bisect is intact"
+is "$(git -C "$toy" stash list | wc -l)" 1 "user's stash is intact"
+
+# Skips: the broken and panicking commits are skipped if tested, never bad.
+if grep -q "^$(git -C "$toy" rev-parse tip~29) " <(jq -r '"\(.commit) \(.verdict)"' "$latest/results.jsonl"); then
+	is "$(jq -r "select(.commit == \"$(git -C "$toy" rev-parse tip~29)\") | .verdict" "$latest/results.jsonl")" skip "the commit that does not build is a skip"
+else
+	pass "the commit that does not build was not on the path"
+fi
+
+# Run again: resumes the finished bisect from its log, measures nothing.
+calls=$(wc -l <"$STUB_LOG")
+run_rc "$b/bisect.sh" -t "$toy" -g start -b tip -e 6 -n 4 -i 4 -N 8
+is "$rc:$(jq -r .culprit "$latest/summary.json")" "0:$culprit" "second run: same culprit"
+is "$(wc -l <"$STUB_LOG")" "$calls" "second run: every measurement from the cache"
+
+# Interrupted run: a Ctrl-C in the middle, then the same command resumes.
+rm -rf "$PERFBISECT_HOME/bisect" "$PERFBISECT_HOME/results"
+: >"$STUB_LOG"
+STUB_INTERRUPT_AT=5 run_rc setsid -w "$b/bisect.sh" -t "$toy" -g start -b tip -e 6 -n 4 -i 4 -N 8
+is "$rc" 10 "Ctrl-C: exit 10 (interrupted)"
+like "$(cat "$T_TMP/err")" 'run the same command again to resume' "Ctrl-C: says how to resume"
+run_rc "$b/bisect.sh" -t "$toy" -g start -b tip -e 6 -n 4 -i 4 -N 8
+is "$rc:$(jq -r .culprit "$latest/summary.json")" "0:$culprit" "resumed run finds the culprit"
+like "$(cat "$latest/bisect.log")" '^resuming: replaying [0-9]+ recorded verdicts' "resumed run replays the saved bisect log"
+like "$(head -1 "$latest/progress.txt")" '^step [2-9]' "resumed run continues the step count"
+dups=$(sort "$STUB_LOG" | uniq -c | awk '$1 > 2' | wc -l)
+is "$dups" 0 "no commit measured again from scratch after the interruption"
+is "$(snapshot)" "$before" "user's tree still unchanged after interrupt and resume"
+
+# Bad input: a one-line error each, nothing changed.
+expect() {
+	local want=$1 desc=$2
+	shift 2
+	run_rc "$@"
+	if [ "$rc" = "$want" ] && [ "$(wc -l <"$T_TMP/err")" -eq 1 ]; then
+		pass "$desc: exit $want: $(cut -c1-60 "$T_TMP/err")"
+	else
+		fail "$desc: want exit $want, one line; got $rc"
+		sed 's/^/#   /' "$T_TMP/err" | head -3
+	fi
+}
+expect 4 "unknown revision" "$b/bisect.sh" -t "$toy" -g nosuch -b tip
+expect 12 "GOOD == BAD" "$b/bisect.sh" -t "$toy" -g tip -b tip
+expect 13 "reversed ends" "$b/bisect.sh" -t "$toy" -g tip -b start
+expect 3 "missing tree" "$b/bisect.sh" -t "$T_TMP/nowhere" -g start -b tip
+expect 2 "threshold not a number" "$b/bisect.sh" -t "$toy" -g start -b tip -x fast
+expect 2 "missing ends" "$b/bisect.sh" -t "$toy" -g start
+git -C "$toy" stash pop -q
+expect 11 "dirty tree" "$b/bisect.sh" -t "$toy" -g start -b tip
+git -C "$toy" stash -q
+PB_MEASURE='' expect 7 "not a kernel tree" "$b/bisect.sh" -t "$toy" -g start -b tip
+git -C "$toy" branch -q side start
+git -C "$toy" --work-tree="$toy" checkout -q side 2>/dev/null
+echo side >"$toy/side"
+git -C "$toy" add side && gc 50 "side"
+git -C "$toy" checkout -q - 2>/dev/null
+expect 14 "GOOD not an ancestor of BAD" "$b/bisect.sh" -t "$toy" -g side -b tip
+
+# No regression between the ends: a clear message with the medians.
+expect 15 "no regression" "$b/bisect.sh" -t "$toy" -g start -b tip~20 -e 6
+like "$(cat "$T_TMP/err")" 'no regression between GOOD and BAD: medians [0-9.]+ vs [0-9.]+ jobs/min, noise [0-9.]+%' "no regression: medians and noise named"
+
+# A second bisect of the same tree is refused while one runs.
+mkdir -p "$PERFBISECT_HOME/locks"
+key=$(bash -c '. "$1/bisect/lib.sh"; pb_sha "$2"' _ "$T_TOP" "$toy")
+(
+	exec 9>>"$PERFBISECT_HOME/locks/bisect-$key.lock"
+	flock 9
+	sleep 5
+) &
+sleep 0.5
+expect 6 "second bisect of the same tree" "$b/bisect.sh" -t "$toy" -g start -b tip
+wait
+done_testing
