@@ -5,7 +5,7 @@
 
 PERFBISECT := $(CURDIR)/bisect/perfbisect
 
-.PHONY: help deps demo check lint kernel lab bisect clean
+.PHONY: help deps demo check lint kernel lab bisect validate clean
 
 help:
 	@echo "make demo    build and boot Linux 6.1 in QEMU and run the reproducer (the main job)"
@@ -15,6 +15,8 @@ help:
 	@echo "make lab     generate the built-in lab (a kernel history with one culprit)"
 	@echo "make bisect [TREE=repo GOOD=rev BAD=rev] [THRESHOLD=jobs/min]"
 	@echo "             find the commit that made the kernel slower (default: the lab)"
+	@echo "make validate [TREE=repo BASE=rev ON=rev] PATCH=\"a.patch b.patch\""
+	@echo "             measure fix patches against the baseline (default: the lab's fixes)"
 	@echo "more: bisect/perfbisect help"
 
 deps:
@@ -38,6 +40,11 @@ lab: deps
 bisect: deps
 	@$(PERFBISECT) bisect $(if $(TREE),-t "$(TREE)") $(if $(GOOD),-g "$(GOOD)") \
 		$(if $(BAD),-b "$(BAD)") $(if $(THRESHOLD),-x "$(THRESHOLD)")
+
+PATCH ?= $(wildcard $(CURDIR)/patches/fixes/*.patch)
+validate: deps
+	@$(PERFBISECT) validate $(if $(TREE),-t "$(TREE)") $(if $(BASE),-B "$(BASE)") \
+		$(if $(ON),-O "$(ON)") $(PATCH)
 
 clean:
 	rm -rf bisect/build reproducer/build

@@ -175,12 +175,16 @@ pb_tool() {
 }
 
 # pb_resolve_repo PATH: print the absolute top of the git repository at PATH
-# or exit PB_NOTREPO.
+# (its git dir when bare) or exit PB_NOTREPO.
 pb_resolve_repo() {
 	local top
 	[ -d "$1" ] || pb_die "$PB_NOTREPO" "'$1' does not exist or is not a directory"
-	top=$(git -C "$1" rev-parse --show-toplevel 2>/dev/null) ||
-		pb_die "$PB_NOTREPO" "'$1' is not a git repository (give the top of a kernel git checkout)"
+	if [ "$(git -C "$1" rev-parse --is-bare-repository 2>/dev/null)" = true ]; then
+		top=$(git -C "$1" rev-parse --absolute-git-dir)
+	else
+		top=$(git -C "$1" rev-parse --show-toplevel 2>/dev/null) ||
+			pb_die "$PB_NOTREPO" "'$1' is not a git repository (give the top of a kernel git checkout)"
+	fi
 	echo "$top"
 }
 

@@ -4,7 +4,8 @@
 # kernel. Same contract: stub-measure.sh [MEASURE_OPTION...] -o RUNDIR REPO REV.
 # The commit's file "speed" says what to report: a number (the jobs/min
 # around which samples are drawn, with +-3% deterministic noise), "nobuild"
-# (exit 125) or "panic" (exit 20). Each call is logged to $STUB_LOG; with
+# (exit 125) or "panic" (exit 20); a file "torture" holds the verdict of
+# the semaphore torture (0 pass, 1 fail) the guest reports. Each call is logged to $STUB_LOG; with
 # STUB_INTERRUPT_AT=N the Nth call interrupts the whole bisect (SIGINT to
 # its process group), as a user's Ctrl-C would.
 set -u
@@ -40,6 +41,7 @@ esac
 # Deterministic noise: a hash of the commit and of the call number.
 {
 	echo "PERFBISECT ncpus=2 memkb=1000000"
+	t=$(git -C "$repo" show "$sha:torture" 2>/dev/null) && echo "PERFBISECT torture=$t"
 	for i in $(seq 1 "$samples"); do
 		h=$(printf '%s %s %s' "$sha" "$calls" "$i" | sha256sum | cut -c1-4)
 		jpm=$(awk -v s="$speed" -v h=$((16#$h)) 'BEGIN { printf "%.1f", s * (0.97 + 0.06 * h / 65535) }')

@@ -1,0 +1,219 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# validate.sh: prove whether fix patches bring the throughput back: apply
+# each patch on top of ON (in a repository perfbisect owns), build, boot and
+# measure it against the baseline BASE with the bisect's sampling and
+# statistics, run the semaphore torture on it, and print a table shaped like
+# the seed's (Tasks Jobs/Min JTI Real CPU Jobs/sec/task idle% vs good).
+# Usage: validate.sh [-t TREE] [-B BASE] [-O ON] [-x TOLERANCE_PCT] [-e SAMPLES]
+#                    [-s SUMMARY_JSON] [-R] [-C CPUS] [-T TASKS] [-J JOBS]
+#                    [-k SAMPLES_PER_BOOT] [-w WARMUP] [-W WORKFILE] PATCH...
+#   TREE defaults to the lab with BASE=good and ON=bad. TOLERANCE_PCT
+#   (default 2): a fix is "back to baseline" when its median is at most this
+#   much below BASE's. -s adds the "fixes" list to an existing summary.json;
+#   -R skips the torture (only for kernels without the lab's torture test).
+# Every patch is checked with `git apply --check` before anything is built;
+# one that does not apply stops everything with nothing changed.
+# Exit: 0 every fix is back to baseline, 1 some fix is not (or fails the
+# torture), 17 a patch is missing or does not apply, others as bisect.sh.
+set -u
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+usage() {
+	sed -n '3,20s/^# \{0,1\}//p' "$0"
+}
+[ "${1:-}" = --help ] && {
+	usage
+	exit 0
+}
+tree='' base='' on='' tol=2 samples=8 summary='' torture=1 cpus=2
+mopts=()
+while getopts t:B:O:x:e:s:RC:T:J:k:w:W:h opt; do
+	case $opt in
+	t) tree=$OPTARG ;;
+	B) base=$OPTARG ;;
+	O) on=$OPTARG ;;
+	x) tol=$OPTARG ;;
+	e) samples=$OPTARG ;;
+	s) summary=$OPTARG ;;
+	R) torture=0 ;;
+	C)
+		cpus=$OPTARG
+		mopts+=(-C "$OPTARG")
+		;;
+	T) mopts+=(-T "$OPTARG") ;;
+	J) mopts+=(-J "$OPTARG") ;;
+	k) mopts+=(-n "$OPTARG") ;;
+	w) mopts+=(-w "$OPTARG") ;;
+	W) mopts+=(-W "$OPTARG") ;;
+	h)
+		usage
+		exit 0
+		;;
+	*) pb_die "$PB_USAGE" "unknown option (see --help)" ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -gt 0 ] || pb_die "$PB_USAGE" "no patch given (see --help)"
+pb_is_number "$tol" || pb_die "$PB_USAGE" "tolerance '$tol' is not a number (percent)"
+pb_is_uint "$samples" && [ "$samples" -ge 3 ] || pb_die "$PB_USAGE" "-e needs at least 3 samples"
+[ -z "$summary" ] || [ -f "$summary" ] || pb_die "$PB_USAGE" "summary '$summary' not found"
+patches=()
+for p in "$@"; do
+	[ -f "$p" ] || pb_die "$PB_NOPATCH" "patch '$p' not found"
+	patches+=("$(realpath "$p")")
+done
+pb_need git jq
+if [ -z "$tree" ]; then
+	tree=$("$PB_TOP/bisect/lab.sh") || exit
+	: "${base:=good}" "${on:=bad}"
+fi
+[ -n "$base" ] && [ -n "$on" ] || pb_die "$PB_USAGE" "give BASE and ON (-B, -O)"
+repo=$(pb_resolve_repo "$tree") || exit
+bsha=$(pb_resolve_rev "$repo" "$base") || exit
+osha=$(pb_resolve_rev "$repo" "$on") || exit
+pbstat=$(pb_tool pbstat) || exit
+
+# The fixed commits live in a bare repository of ours that shares the
+# user's objects; the commits are deterministic, so results are cached.
+vdir="$PERFBISECT_HOME/validate/$(pb_sha "$repo")"
+vrepo="$vdir/repo.git"
+mkdir -p "$vdir" || pb_die "$PB_INTERNAL" "cannot create $vdir"
+pb_lock "$vdir/lock" "fix validation for $repo"
+if [ ! -d "$vrepo" ]; then
+	git clone -q --bare --shared "$repo" "$vrepo.tmp" && mv "$vrepo.tmp" "$vrepo" ||
+		pb_die "$PB_INTERNAL" "cannot create $vrepo"
+fi
+work=$(mktemp -d "$vdir/work.XXXXXX") || pb_die "$PB_INTERNAL" "cannot create a work dir"
+trap 'rm -rf "$work"' EXIT
+trap 'exit $PB_INTERRUPTED' INT TERM
+
+# check_patch FILE: succeed when FILE applies to ON; the reason on stderr.
+check_patch() {
+	GIT_DIR=$vrepo GIT_INDEX_FILE=$work/index git read-tree "$osha" &&
+		GIT_DIR=$vrepo GIT_INDEX_FILE=$work/index git apply --cached --check "$1" 2>"$work/err"
+}
+for p in "${patches[@]}"; do
+	check_patch "$p" ||
+		pb_die "$PB_NOPATCH" "${p##*/} does not apply to ${osha:0:12}: $(head -1 "$work/err")"
+done
+
+# commit_patch FILE: print the commit of FILE applied on ON (fixed dates).
+commit_patch() {
+	local tree author email date subject
+	export GIT_DIR=$vrepo GIT_INDEX_FILE=$work/index
+	git mailinfo "$work/msg" "$work/diff" <"$1" >"$work/info" &&
+		git read-tree "$osha" && git apply --cached "$work/diff" &&
+		tree=$(git write-tree) || return 1
+	author=$(sed -n 's/^Author: //p' "$work/info")
+	email=$(sed -n 's/^Email: //p' "$work/info")
+	date=$(sed -n 's/^Date: //p' "$work/info")
+	subject=$(sed -n 's/^Subject: //p' "$work/info")
+	GIT_AUTHOR_NAME=${author:-perfbisect} GIT_AUTHOR_EMAIL=${email:-perfbisect@localhost} \
+		GIT_AUTHOR_DATE=${date:-"@1671000000 +0000"} \
+		GIT_COMMITTER_NAME=perfbisect GIT_COMMITTER_EMAIL=perfbisect@localhost \
+		GIT_COMMITTER_DATE="@1671000000 +0000" \
+		git commit-tree "$tree" -p "$osha" -F <(printf '%s\n\n' "${subject:-${1##*/}}"; cat "$work/msg")
+	unset GIT_DIR GIT_INDEX_FILE
+}
+
+run=$(pb_new_run validate) || exit
+pb_info "run directory: $run"
+# measure NAME REPO SHA: print the samples of one kernel (cached).
+measure() {
+	pb_info "measuring $1 (${3:0:12}): $samples samples"
+	"$PB_TOP/bisect/samples.sh" -n "$samples" -N 6 -l "$run/measure.log" "$2" "$3" -- "${mopts[@]}" \
+		2>>"$run/validate.log"
+}
+mapfile -t base_s < <(measure baseline "$repo" "$bsha")
+[ ${#base_s[@]} -ge 3 ] || pb_die "$PB_NORESULT" "the baseline ${bsha:0:12} cannot be measured; see $run/validate.log"
+
+names=() shas=() repos=()
+names+=("baseline") shas+=("$bsha") repos+=("$repo")
+names+=("unfixed") shas+=("$osha") repos+=("$repo")
+for p in "${patches[@]}"; do
+	c=$(commit_patch "$p") || pb_die "$PB_INTERNAL" "cannot commit ${p##*/}"
+	name=${p##*/}
+	names+=("${name%.patch}") shas+=("$c") repos+=("$vrepo")
+	git --git-dir="$vrepo" update-ref "refs/perfbisect/${name%.patch}" "$c"
+done
+
+echo '[]' >"$work/fixes.json"
+rows=()
+allback=0
+for i in "${!names[@]}"; do
+	name=${names[$i]} sha=${shas[$i]} r=${repos[$i]}
+	mapfile -t s < <(measure "$name" "$r" "$sha")
+	dir=$("$PB_TOP/bisect/samples.sh" -d "$r" "$sha" -- "${mopts[@]}")
+	if [ ${#s[@]} -lt 2 ]; then
+		verdict="does not build or boot ($(jq -r '.outcome // "?"' "$dir/meta.json" 2>/dev/null))"
+		jpm=0 ratio=0
+		[ "$i" -ge 2 ] && allback=1
+	else
+		eff=$("$pbstat" effect -a "${base_s[@]}" -b "${s[@]}")
+		delta=$(sed -n 's/.*delta_pct=\([-0-9.]*\).*/\1/p' <<<"$eff")
+		ratio=$(sed -n 's/.*ratio=\([-0-9.]*\).*/\1/p' <<<"$eff")
+		p=$(sed -n 's/.*\bp=\([-0-9.]*\).*/\1/p' <<<"$eff")
+		lo=$(sed -n 's/.*ci_low_pct=\([-0-9.]*\).*/\1/p' <<<"$eff")
+		hi=$(sed -n 's/.*ci_high_pct=\([-0-9.]*\).*/\1/p' <<<"$eff")
+		jpm=$("$pbstat" summary "${s[@]}" | sed -n 's/.*median=\([0-9.]*\).*/\1/p')
+		if awk -v d="$delta" -v t="$tol" 'BEGIN { exit !(d >= -t) }'; then
+			verdict="back to baseline (${delta}%, 95% CI ${lo}%..${hi}%, p=$p)"
+		else
+			verdict="not back: ${delta}% (95% CI ${lo}%..${hi}%, p=$p)"
+			[ "$i" -ge 2 ] && allback=1
+		fi
+		[ "$i" -eq 0 ] && verdict="baseline"
+		[ "$i" -eq 1 ] && verdict="unfixed: ${delta}% (95% CI ${lo}%..${hi}%)"
+	fi
+	if [ "$i" -ge 2 ] && [ "$torture" = 1 ]; then
+		pb_info "semaphore torture on $name (${sha:0:12})"
+		t=$("$PB_TOP/bisect/torture.sh" -C "$cpus" "$r" "$sha" 2>>"$run/validate.log")
+		tc=$?
+		if [ "$tc" -ne 0 ]; then
+			verdict="rejected: torture ${t:-failed to run (code $tc)}; throughput: $verdict"
+			allback=1
+		else
+			verdict="$verdict; torture pass"
+		fi
+	fi
+	# The seed's columns: medians of each sample column, with the jpm spread.
+	row=$(awk '{ for (c = 1; c <= NF; c++) v[c, NR] = $c; n = NR; k = NF }
+		function med(c,   i, j, t, a) { for (i = 1; i <= n; i++) a[i] = v[c, i]
+			for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+		END { if (!n) { print "- - - - - - - -"; exit }
+			lo = hi = v[1, 1]; for (i = 1; i <= n; i++) { if (v[1, i] < lo) lo = v[1, i]; if (v[1, i] > hi) hi = v[1, i] }
+			printf "%d %.1f %.1f %.0f %.2f %.2f %.4f %.1f", med(7), med(1), (hi - lo) / 2, med(3), med(4), med(5), med(6), med(2) }' \
+		"$dir/samples" 2>/dev/null)
+	label=$name
+	[ "$i" -eq 0 ] && label="good (${sha:0:12})"
+	[ "$i" -eq 1 ] && label="bad (${sha:0:12})"
+	rows+=("$label|$row|$ratio|$verdict")
+	if [ "$i" -ge 2 ]; then
+		jq --arg name "$name" --argjson jpm "${jpm:-0}" --argjson ratio "${ratio:-0}" \
+			--arg verdict "$verdict" --arg commit "$sha" \
+			'. + [{name: $name, commit: $commit, jpm: $jpm, ratio_to_good: $ratio, verdict: $verdict}]' \
+			"$work/fixes.json" >"$work/fixes.new" && mv "$work/fixes.new" "$work/fixes.json"
+	fi
+done
+
+{
+	printf '%-34s %6s %10s %8s %4s %7s %7s %13s %6s %7s  %s\n' kernel Tasks Jobs/Min '+-' JTI Real CPU Jobs/sec/task idle% 'vs good' verdict
+	for r in "${rows[@]}"; do
+		IFS='|' read -r label row ratio verdict <<<"$r"
+		read -r tasks jpm spread jti real cpu jpst idle <<<"$row"
+		printf '%-34s %6s %10s %8s %4s %7s %7s %13s %6s %7s  %s\n' "${label:0:34}" "$tasks" "$jpm" "$spread" \
+			"$jti" "$real" "$cpu" "$jpst" "$idle" "$ratio" "$verdict"
+	done
+} | tee "$run/table.txt"
+jq -n --arg base "$bsha" --arg on "$osha" --arg repo "$repo" --argjson tol "$tol" \
+	--slurpfile fixes "$work/fixes.json" \
+	'{repo: $repo, base: $base, on: $on, tolerance_pct: $tol, fixes: $fixes[0]}' |
+	pb_atomic_write "$run/summary.json"
+if [ -n "$summary" ]; then
+	jq --slurpfile fixes "$work/fixes.json" '.fixes = $fixes[0]' "$summary" | pb_atomic_write "$summary"
+fi
+echo "results: $run (table.txt, summary.json)"
+exit "$allback"

@@ -1,0 +1,73 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# t31-validate-toy.sh: fix validation on a toy repository with the stub
+# measurement: a fix that is back to baseline, one that is not, one that is
+# fast but fails the torture, and one that does not apply (nothing changed).
+set -u
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+export PERFBISECT_HOME=$T_TMP/home PB_QUIET=1
+export PB_MEASURE=$T_TOP/tests/stub-measure.sh STUB_LOG=$T_TMP/calls
+v=$T_TOP/bisect/validate.sh
+
+toy=$T_TMP/toy
+git init -q "$toy"
+cm() {
+	git -C "$toy" -c user.name=Toy -c user.email=toy@example.invalid commit -qam "$1"
+}
+printf '1000\n' >"$toy/speed"
+printf '0\n' >"$toy/torture"
+git -C "$toy" add speed torture && cm "good"
+git -C "$toy" tag good
+printf '600\n' >"$toy/speed" && cm "the culprit"
+git -C "$toy" tag bad
+# mkpatch NAME SPEED TORTURE: a patch on top of bad setting both files.
+mkpatch() {
+	git -C "$toy" checkout -q bad 2>/dev/null
+	printf '%s\n' "$2" >"$toy/speed"
+	printf '%s\n' "$3" >"$toy/torture"
+	cm "fix: $1"
+	git -C "$toy" format-patch -q -1 --stdout >"$T_TMP/$1.patch"
+	git -C "$toy" checkout -q - 2>/dev/null
+	git -C "$toy" reset -q --hard bad
+}
+git -C "$toy" checkout -q -b work bad
+mkpatch back 1000 0
+mkpatch partial 800 0
+mkpatch racy 1010 1
+printf -- '--- a/nosuch\n+++ b/nosuch\n@@ -1 +1 @@\n-x\n+y\n' >"$T_TMP/broken.patch"
+snapshot() {
+	(cd "$toy" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum)
+}
+before=$(snapshot)
+
+run_rc "$v" -t "$toy" -B good -O bad -e 6 "$T_TMP/back.patch"
+is "$rc" 0 "a fix back to baseline: exit 0"
+like "$(cat "$T_TMP/out")" 'back +[^|]*back to baseline .*torture pass' "table row says back to baseline, torture pass"
+latest=$PERFBISECT_HOME/runs/latest
+is "$(jq -r '.fixes[0].name' "$latest/summary.json")" back "summary.json fixes[0].name"
+like "$(jq -c '.fixes[0]' "$latest/summary.json")" '"jpm":[0-9.]+,"ratio_to_good":(0\.9[89]|1[.,])' "summary.json fixes[0] has jpm and ratio_to_good"
+like "$(cat "$T_TMP/out")" 'Tasks +Jobs/Min .*JTI +Real +CPU +Jobs/sec/task +idle% +vs good' "table has the seed's columns"
+
+run_rc "$v" -t "$toy" -B good -O bad -e 6 "$T_TMP/back.patch" "$T_TMP/partial.patch"
+is "$rc" 1 "one fix not back: exit 1"
+like "$(grep '^partial' "$T_TMP/out")" 'not back: -[12][0-9.]*%' "partial fix: the measured gap"
+
+run_rc "$v" -t "$toy" -B good -O bad -e 6 "$T_TMP/racy.patch"
+is "$rc" 1 "fast fix that fails the torture: exit 1"
+like "$(grep '^racy' "$T_TMP/out")" 'rejected: torture fail' "fast but racy fix rejected by the torture"
+
+calls=$(wc -l <"$STUB_LOG")
+runs=$(find "$PERFBISECT_HOME/runs" -mindepth 1 -maxdepth 1 -type d | wc -l)
+run_rc "$v" -t "$toy" -B good -O bad -e 6 "$T_TMP/back.patch" "$T_TMP/broken.patch"
+is "$rc" 17 "a patch that does not apply: exit 17"
+is "$(wc -l <"$T_TMP/err")" 1 "one-line error"
+like "$(cat "$T_TMP/err")" 'broken.patch does not apply' "the error names the patch"
+is "$(wc -l <"$STUB_LOG")" "$calls" "nothing measured when a patch does not apply"
+is "$(find "$PERFBISECT_HOME/runs" -mindepth 1 -maxdepth 1 -type d | wc -l)" "$runs" "no run directory made"
+run_rc "$v" -t "$toy" -B good -O bad "$T_TMP/missing.patch"
+is "$rc" 17 "a missing patch: exit 17"
+run_rc "$v" -t "$toy" -B good -O bad -x lots "$T_TMP/back.patch"
+is "$rc" 2 "tolerance not a number: exit 2"
+is "$(snapshot)" "$before" "user's tree byte-for-byte unchanged"
+done_testing
