@@ -25,6 +25,7 @@
 #define MAX_KEY		32
 #define MAX_INT_DIGITS	12
 #define MAX_FRAC_DIGITS	6
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 enum outcome { OUT_OK, OUT_NORESULT, OUT_PAYLOAD, OUT_BUG, OUT_OOPS,
 	       OUT_PANIC };
@@ -164,8 +165,7 @@ static void scan_patterns(struct scan *s, const char *line, size_t len)
 	size_t i, plen;
 	const char *p;
 
-	for (i = 0; i < sizeof(console_patterns) / sizeof(console_patterns[0]);
-	     i++) {
+	for (i = 0; i < ARRAY_SIZE(console_patterns); i++) {
 		plen = strlen(console_patterns[i].pattern);
 		for (p = line; p + plen <= line + len; p++) {
 			if (*p == console_patterns[i].pattern[0] &&
