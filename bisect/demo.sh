@@ -1,52 +1,52 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# demo.sh: the main job, start to finish on a fresh machine: install what is
-# missing, import linux-source-6.1, build it, boot it in QEMU with the
-# reproducer and print the guest's measurements as an AIM7 table.
-# Usage: demo.sh [-T TASKS] [-n SAMPLES]
+# demo.sh: the main job on the built-in lab, start to finish: install what is
+# missing, import linux-source-6.1, generate the lab, bisect it, name the
+# culprit, validate fix A (semaphore lock stealing) and fix B (spinlock BKL)
+# with the semaphore torture, and print the seed-shaped table.
+# Usage: demo.sh
 set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-tasks=100 samples=3
-[ "${1:-}" = --help ] && {
+case ${1:-} in
+-h | --help)
 	sed -n '3,7s/^# \{0,1\}//p' "$0"
 	exit 0
-}
-while getopts T:n:h opt; do
-	case $opt in
-	T) tasks=$OPTARG ;;
-	n) samples=$OPTARG ;;
-	h)
-		sed -n '3,7s/^# \{0,1\}//p' "$0"
-		exit 0
-		;;
-	*) pb_die "$PB_USAGE" "unknown option (see --help)" ;;
-	esac
-done
+	;;
+"") ;;
+*) pb_die "$PB_USAGE" "demo takes no arguments (see --help)" ;;
+esac
 
 start=$(pb_now)
-pb_info "[1/4] checking packages"
+phase() {
+	pb_info "[$1/5] $2 (elapsed $(pb_elapsed "$start") s)"
+}
+phase 1 "checking packages"
 "$PB_TOP/bisect/deps.sh" || exit
-pb_info "[2/4] kernel source"
-src=$("$PB_TOP/bisect/kernel-src.sh") || exit
-pb_info "[3/4] build, boot and measure Linux 6.1 (vanilla)"
-run=$(pb_new_run demo) || exit
-"$PB_TOP/bisect/measure.sh" -T "$tasks" -n "$samples" -o "$run" "$src" v6.1-debian >/dev/null
+phase 2 "kernel source (linux-source-6.1, imported once)"
+"$PB_TOP/bisect/kernel-src.sh" >/dev/null || exit
+phase 3 "the lab: a 6.1 history with one culprit"
+lab=$("$PB_TOP/bisect/lab.sh") || exit
+phase 4 "bisecting the lab (progress: one line per step)"
+"$PB_TOP/bisect/bisect.sh"
 code=$?
-[ "$code" -eq 0 ] || pb_die "$code" "the measurement failed ($(cat "$run/outcome" 2>/dev/null)); see $run"
-pb_info "[4/4] results (run dir $run, $(pb_elapsed "$start") s)"
-awk '
-/ ncpus=/ { for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-	printf "guest: %d vCPUs, %d MiB\n\n", v["ncpus"], v["memkb"] / 1024 }
-/ sample=/ {
-	for (i = 2; i <= NF; i++) { split($i, kv, "="); s[kv[1]] = kv[2] }
-	if (!hdr++) printf "%-8s %6s %10s %6s %8s %8s %14s %6s\n", "sample",
-		"Tasks", "Jobs/Min", "JTI", "Real", "CPU", "Jobs/sec/task", "idle%"
-	printf "%-8s %6d %10.1f %6.0f %8.2f %8.2f %14.4f %6.1f\n",
-		s["sample"] (s["warmup"] == 1 ? "(w)" : ""), s["tasks"], s["jpm"],
-		s["jti"], s["real"], s["cpu"], s["jpst"], s["idle"] }
-/ summary=/ { for (i = 2; i <= NF; i++) { split($i, kv, "="); m[kv[1]] = kv[2] }
-	printf "\nmedian %.1f jobs/min over %d samples, spread %.1f%%\n",
-		m["median_jpm"], m["samples"], m["spread_pct"] }
-' "$run/results"
+[ "$code" -eq 0 ] || pb_die "$code" "the bisect did not name a culprit; see $PERFBISECT_HOME/runs/latest"
+run=$(readlink -f "$PERFBISECT_HOME/runs/latest")
+culprit=$(jq -r .culprit "$run/summary.json")
+expected=$(jq -r .culprit "$(dirname "$lab")/lab.json")
+if [ "$culprit" = "$expected" ]; then
+	pb_info "the culprit is the lab's recorded culprit ${culprit:0:12}"
+else
+	pb_warn "the bisect named ${culprit:0:12}, the lab recorded ${expected:0:12}"
+fi
+phase 5 "validating fix A and fix B against good (with the semaphore torture)"
+"$PB_TOP/bisect/validate.sh" -c "$culprit" -s "$run/summary.json" \
+	"$PB_TOP/patches/fixes/fix-a-semaphore-lock-stealing.patch" \
+	"$PB_TOP/patches/fixes/fix-b-spinlock-bkl.patch"
+vcode=$?
+echo
+echo "culprit: ${culprit:0:12} $(jq -r .culprit_subject "$run/summary.json")"
+echo "summary: $run/summary.json; plot: $run/jobs-per-min.svg"
+pb_info "done in $(pb_elapsed "$start") s"
+exit "$vcode"

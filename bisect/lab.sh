@@ -15,9 +15,11 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 # Positions, counted in history lines applied after "good": the culprit goes
-# after line CULPRIT_AFTER, the build break after line BREAK_AFTER.
+# after line CULPRIT_AFTER, the build break after line BREAK_AFTER. With 41
+# and 41 the culprit is commit 44 of 69, and a bisect meets the build break
+# (commit 42) on its third step, so it must skip.
 CULPRIT_AFTER=${PB_LAB_CULPRIT_AFTER:-41}
-BREAK_AFTER=${PB_LAB_BREAK_AFTER:-17}
+BREAK_AFTER=${PB_LAB_BREAK_AFTER:-41}
 PATCHDIR=${PB_LAB_PATCHDIR:-$PB_TOP/patches/lab}
 HISTORY=$PB_TOP/patches/lab-history.tsv
 BASE_DATE=1671000000	# 2022-12-14, after the import's date

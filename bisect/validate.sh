@@ -6,12 +6,13 @@
 # statistics, run the semaphore torture on it, and print a table shaped like
 # the seed's (Tasks Jobs/Min JTI Real CPU Jobs/sec/task idle% vs good).
 # Usage: validate.sh [-t TREE] [-B BASE] [-O ON] [-x TOLERANCE_PCT] [-e SAMPLES]
-#                    [-s SUMMARY_JSON] [-R] [-C CPUS] [-T TASKS] [-J JOBS]
+#                    [-s SUMMARY_JSON] [-c CULPRIT] [-R] [-C CPUS] [-T TASKS] [-J JOBS]
 #                    [-k SAMPLES_PER_BOOT] [-w WARMUP] [-W WORKFILE] PATCH...
 #   TREE defaults to the lab with BASE=good and ON=bad. TOLERANCE_PCT
 #   (default 2): a fix is "back to baseline" when its median is at most this
 #   much below BASE's. -s adds the "fixes" list to an existing summary.json;
 #   -R skips the torture (only for kernels without the lab's torture test).
+#   -c names the culprit in the table's label for ON.
 # Every patch is checked with `git apply --check` before anything is built;
 # one that does not apply stops everything with nothing changed.
 # Exit: 0 every fix is back to baseline, 1 some fix is not (or fails the
@@ -21,15 +22,15 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	sed -n '3,20s/^# \{0,1\}//p' "$0"
+	sed -n '3,21s/^# \{0,1\}//p' "$0"
 }
 [ "${1:-}" = --help ] && {
 	usage
 	exit 0
 }
-tree='' base='' on='' tol=2 samples=8 summary='' torture=1 cpus=2
+tree='' base='' on='' tol=2 samples=8 summary='' torture=1 cpus=2 culprit=
 mopts=()
-while getopts t:B:O:x:e:s:RC:T:J:k:w:W:h opt; do
+while getopts t:B:O:x:e:s:c:RC:T:J:k:w:W:h opt; do
 	case $opt in
 	t) tree=$OPTARG ;;
 	B) base=$OPTARG ;;
@@ -37,6 +38,7 @@ while getopts t:B:O:x:e:s:RC:T:J:k:w:W:h opt; do
 	x) tol=$OPTARG ;;
 	e) samples=$OPTARG ;;
 	s) summary=$OPTARG ;;
+	c) culprit=$OPTARG ;;
 	R) torture=0 ;;
 	C)
 		cpus=$OPTARG
@@ -189,7 +191,9 @@ for i in "${!names[@]}"; do
 		"$dir/samples" 2>/dev/null)
 	label=$name
 	[ "$i" -eq 0 ] && label="good (${sha:0:12})"
-	[ "$i" -eq 1 ] && label="bad (${sha:0:12})"
+	[ "$i" -eq 1 ] && label="bad (${culprit:+culprit }${culprit:-$sha}"
+	[ "$i" -eq 1 ] && label="${label:0:25})"
+	[ "$i" -ge 2 ] && label="bad + $name"
 	rows+=("$label|$row|$ratio|$verdict")
 	if [ "$i" -ge 2 ]; then
 		jq --arg name "$name" --argjson jpm "${jpm:-0}" --argjson ratio "${ratio:-0}" \

@@ -43,7 +43,7 @@ before=$(snapshot)
 
 run_rc "$v" -t "$toy" -B good -O bad -e 6 "$T_TMP/back.patch"
 is "$rc" 0 "a fix back to baseline: exit 0"
-like "$(cat "$T_TMP/out")" 'back +[^|]*back to baseline .*torture pass' "table row says back to baseline, torture pass"
+like "$(cat "$T_TMP/out")" 'bad \+ back +[^|]*back to baseline .*torture pass' "table row says back to baseline, torture pass"
 latest=$PERFBISECT_HOME/runs/latest
 is "$(jq -r '.fixes[0].name' "$latest/summary.json")" back "summary.json fixes[0].name"
 like "$(jq -c '.fixes[0]' "$latest/summary.json")" '"jpm":[0-9.]+,"ratio_to_good":(0\.9[89]|1[.,])' "summary.json fixes[0] has jpm and ratio_to_good"
@@ -51,11 +51,11 @@ like "$(cat "$T_TMP/out")" 'Tasks +Jobs/Min .*JTI +Real +CPU +Jobs/sec/task +idl
 
 run_rc "$v" -t "$toy" -B good -O bad -e 6 "$T_TMP/back.patch" "$T_TMP/partial.patch"
 is "$rc" 1 "one fix not back: exit 1"
-like "$(grep '^partial' "$T_TMP/out")" 'not back: -[12][0-9.]*%' "partial fix: the measured gap"
+like "$(grep '^bad + partial' "$T_TMP/out")" 'not back: -[12][0-9.]*%' "partial fix: the measured gap"
 
 run_rc "$v" -t "$toy" -B good -O bad -e 6 "$T_TMP/racy.patch"
 is "$rc" 1 "fast fix that fails the torture: exit 1"
-like "$(grep '^racy' "$T_TMP/out")" 'rejected: torture fail' "fast but racy fix rejected by the torture"
+like "$(grep '^bad + racy' "$T_TMP/out")" 'rejected: torture fail' "fast but racy fix rejected by the torture"
 
 calls=$(wc -l <"$STUB_LOG")
 runs=$(find "$PERFBISECT_HOME/runs" -mindepth 1 -maxdepth 1 -type d | wc -l)
