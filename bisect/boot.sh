@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # boot.sh: boot a bzImage with perfbisect's initramfs in QEMU, watch the
 # serial console, and record the outcome and the result lines.
-# Usage: boot.sh [-c CPUS] [-m MEM_MB] [-t LIMIT_S] [-H HANG_S] -k BZIMAGE
+# Usage: boot.sh [-c CPUS] [-m MEM_MB] [-t LIMIT_S] [-H HANG_S] [-I] -k BZIMAGE
 #                -i INITRAMFS -o RUNDIR [pb_key=value]...
 #   -c CPUS     vCPUs (default 2)          -m MEM_MB  memory (default 1024)
 #   -t LIMIT_S  hard wall-clock limit (default 600)
 #   -H HANG_S   kill when the console is silent this long (default 180)
+#   -I          TCG with -icount shift=auto,sleep=on (guest clock = instructions)
 #   pb_key=value  guest parameters (see initramfs/init), e.g. pb_payload=aim
 # RUNDIR receives qemu.cmd, console.log, results, outcome and boot.json.
 # KVM is used only when it works (PB_ACCEL=tcg|kvm forces one); otherwise TCG.
@@ -19,15 +20,15 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	sed -n '3,18s/^# \{0,1\}//p' "$0"
+	sed -n '3,19s/^# \{0,1\}//p' "$0"
 }
 
-cpus=2 mem=1024 limit=600 hang=180 kernel='' initrd='' rundir=''
+cpus=2 mem=1024 limit=600 hang=180 kernel='' initrd='' rundir='' icount=0
 [ "${1:-}" = --help ] && {
 	usage
 	exit 0
 }
-while getopts c:m:t:H:k:i:o:h opt; do
+while getopts c:m:t:H:k:i:o:Ih opt; do
 	case $opt in
 	c) cpus=$OPTARG ;;
 	m) mem=$OPTARG ;;
@@ -36,6 +37,7 @@ while getopts c:m:t:H:k:i:o:h opt; do
 	k) kernel=$OPTARG ;;
 	i) initrd=$OPTARG ;;
 	o) rundir=$OPTARG ;;
+	I) icount=1 ;;
 	h)
 		usage
 		exit 0
@@ -87,6 +89,9 @@ case $acc in
 kvm*) accel_opt=(-accel kvm -cpu host) ;;
 *) accel_opt=(-accel "tcg,thread=multi") ;;
 esac
+# -icount ties the guest clock to executed instructions (TCG only, and it
+# runs all vCPUs on one host thread).
+[ "$icount" = 1 ] && accel_opt=(-accel tcg -icount "shift=auto,sleep=on")
 log="$rundir/console.log"
 rm -f "$log" "$rundir/outcome" "$rundir/results" "$rundir/boot.json"
 cmd=("$QEMU" "${accel_opt[@]}" -smp "$cpus" -m "$mem"

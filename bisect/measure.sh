@@ -4,24 +4,25 @@
 # print the result lines the guest reported (one measurement, one run dir).
 # Usage: measure.sh [-c FRAGMENT]... [-C CPUS] [-m MEM_MB] [-P none|aim]
 #                   [-T TASKS] [-J JOBS] [-n SAMPLES] [-w WARMUP] [-W WORKFILE]
-#                   [-o RUNDIR] REPO REV
+#                   [-I] [-o RUNDIR] REPO REV
 # Defaults: 2 vCPUs, 1024 MiB, payload aim, 100 tasks, 20 jobs per task,
 # 3 samples after 1 warm-up, workfile bkl. Without -o a new run directory
-# is made under $PERFBISECT_HOME/runs. Exit: the code of build.sh or boot.sh.
+# is made under $PERFBISECT_HOME/runs. -I boots with -icount (see boot.sh).
+# Exit: the code of build.sh or boot.sh.
 set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	sed -n '3,10s/^# \{0,1\}//p' "$0"
+	sed -n '3,12s/^# \{0,1\}//p' "$0"
 }
 [ "${1:-}" = --help ] && {
 	usage
 	exit 0
 }
 frag_opts=() cpus=2 mem=1024 payload=aim tasks=100 jobs=20 samples=3 warmup=1
-workfile=bkl rundir=''
-while getopts c:C:m:P:T:J:n:w:W:o:h opt; do
+workfile=bkl rundir='' bootopts=()
+while getopts c:C:m:P:T:J:n:w:W:o:Ih opt; do
 	case $opt in
 	c) frag_opts+=(-c "$OPTARG") ;;
 	C) cpus=$OPTARG ;;
@@ -33,6 +34,7 @@ while getopts c:C:m:P:T:J:n:w:W:o:h opt; do
 	w) warmup=$OPTARG ;;
 	W) workfile=$OPTARG ;;
 	o) rundir=$OPTARG ;;
+	I) bootopts+=(-I) ;;
 	h)
 		usage
 		exit 0
@@ -58,7 +60,7 @@ art=$("$PB_TOP/bisect/build.sh" "${frag_opts[@]}" -l "$rundir" "$1" "$2") || exi
 cpio=$("$PB_TOP/bisect/initramfs.sh") || exit
 # Generous limits: TCG runs the guest several times slower than the host.
 limit=$((120 + (samples + warmup) * (tasks * jobs / 20 + 60)))
-"$PB_TOP/bisect/boot.sh" -c "$cpus" -m "$mem" -t "$limit" -H 300 \
+"$PB_TOP/bisect/boot.sh" "${bootopts[@]}" -c "$cpus" -m "$mem" -t "$limit" -H 300 \
 	-k "$art/bzImage" -i "$cpio" -o "$rundir" \
 	pb_payload="$payload" pb_tasks="$tasks" pb_jobs="$jobs" \
 	pb_samples="$samples" pb_warmup="$warmup" pb_workfile="$workfile" \

@@ -4,6 +4,8 @@
 # shellcheck shell=bash disable=SC2034
 
 T_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+: "${PERFBISECT_HOME:=${XDG_CACHE_HOME:-$HOME/.cache}/perfbisect}"
+export PERFBISECT_HOME
 T_N=0
 T_FAIL=0
 T_TMP=$(mktemp -d "${TMPDIR:-/tmp}/perfbisect-test.XXXXXX")

@@ -1,0 +1,84 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# t60-lab.sh: the lab: generated deterministically (recorded hashes), quick
+# and idempotent to regenerate; every patch applies with git am; the
+# semaphore torture, booted in QEMU, passes on good, bad and bad + fix A and
+# catches the straight port of the seed patch. Builds kernels.
+set -u
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+b=$T_TOP/bisect
+export PB_QUIET=1
+
+# Recorded once; the same on every machine (fixed authors, committers, dates).
+GOOD=@GOOD@
+BAD=@BAD@
+CULPRIT=@CULPRIT@
+
+lab=$("$b/lab.sh") || {
+	fail "lab generation"
+	done_testing
+	exit
+}
+desc=$(dirname "$lab")/lab.json
+is "$(git --git-dir="$lab" rev-parse good)" "$GOOD" "good has the recorded hash"
+is "$(git --git-dir="$lab" rev-parse bad)" "$BAD" "bad has the recorded hash"
+is "$(jq -r .culprit "$desc")" "$CULPRIT" "lab.json names the recorded culprit"
+is "$(jq -r .culprit "$lab/perfbisect-lab.json")" "$CULPRIT" "the description inside the repository agrees"
+n=$(git --git-dir="$lab" rev-list --count good..bad)
+[ "$n" -ge 64 ] && pass "$n commits between good and bad (>= 64)" || fail "at least 64 commits ($n)"
+pos=$(jq .culprit_position "$desc")
+[ $((pos & (pos - 1))) -ne 0 ] && pass "culprit position $pos is not a power of two" || fail "culprit position $pos"
+is "$(git --git-dir="$lab" log -1 --format=%s "$CULPRIT")" "semaphore: hand off ownership to the woken waiter" "culprit subject"
+files=$(git --git-dir="$lab" log --format= --name-only good..bad | sort -u | wc -l)
+[ "$files" -ge 60 ] && pass "history touches $files different files" || fail "history spread over files ($files)"
+like "$(git --git-dir="$lab" log --format= --name-only good..bad)" 'include/linux/(list|kernel|slab|mm)\.h' "history touches widely included headers"
+start=$SECONDS
+again=$("$b/lab.sh")
+is "$again:$(git --git-dir="$lab" rev-parse bad)" "$lab:$BAD" "regenerating is idempotent"
+[ $((SECONDS - start)) -lt 10 ] && pass "regenerating an up-to-date lab is quick" || fail "regenerating is quick"
+
+# Every patch applies with git am, in series and each fix on top of bad.
+src=$("$b/kernel-src.sh")
+am=$T_TMP/am
+git clone -q --shared "$src" "$am" && git -C "$am" checkout -q -b am v6.1-debian
+amq() { git -C "$am" -c user.name=t -c user.email=t@t am -q "$@" >"$T_TMP/am.log" 2>&1; }
+if amq "$T_TOP"/patches/lab/000[1-4]-*.patch; then pass "patches/lab/0001-0004 apply with git am"; else fail "lab patches apply with git am"; fi
+tip=$(git -C "$am" rev-parse HEAD)
+for p in "$T_TOP"/patches/fixes/*.patch "$T_TOP"/patches/test/*.patch; do
+	git -C "$am" reset -q --hard "$tip"
+	if amq "$p"; then pass "${p##*/} applies with git am on good + culprit"; else fail "${p##*/} applies"; fi
+	git -C "$am" am --abort >/dev/null 2>&1
+done
+for p in "$T_TOP"/patches/fixes/*.patch "$T_TOP"/patches/test/*.patch; do
+	if GIT_DIR=$lab GIT_INDEX_FILE=$T_TMP/idx git read-tree bad &&
+		GIT_DIR=$lab GIT_INDEX_FILE=$T_TMP/idx git apply --cached --check "$p"; then
+		pass "${p##*/} applies on the lab's bad"
+	else
+		fail "${p##*/} applies on the lab's bad"
+	fi
+done
+
+# The torture test, booted: pass on good, bad, bad + fix A; the straight
+# port of the seed patch must be caught.
+vrepo=$T_TMP/v
+git clone -q --shared --bare "$lab" "$vrepo"
+# on_bad PATCH: print the commit of PATCH applied on bad, in $vrepo.
+on_bad() {
+	GIT_DIR=$vrepo GIT_INDEX_FILE=$T_TMP/idx2 git read-tree bad &&
+		GIT_DIR=$vrepo GIT_INDEX_FILE=$T_TMP/idx2 git apply --cached "$1" &&
+		GIT_DIR=$vrepo GIT_COMMITTER_DATE="@1671000000 +0000" GIT_AUTHOR_DATE="@1671000000 +0000" \
+			GIT_INDEX_FILE=$T_TMP/idx2 git -c user.name=t -c user.email=t@t commit-tree \
+			"$(GIT_DIR=$vrepo GIT_INDEX_FILE=$T_TMP/idx2 git write-tree)" -p bad -m "test: ${1##*/}"
+}
+fixa=$(on_bad "$T_TOP/patches/fixes/fix-a-semaphore-lock-stealing.patch")
+straight=$(on_bad "$T_TOP/patches/test/straight-port-of-seed-patch.patch")
+for k in "good $lab good" "bad $lab bad" "fix-A $vrepo $fixa"; do
+	read -r name repo rev <<<"$k"
+	run_rc "$b/torture.sh" "$repo" "$rev"
+	is "$rc:$(cat "$T_TMP/out")" "0:pass" "semaphore torture passes on $name"
+done
+run_rc "$b/torture.sh" "$vrepo" "$straight"
+is "$rc" 1 "semaphore torture fails on the straight port of the seed patch"
+like "$(cat "$T_TMP/out")" '^fail: ' "and says why: $(cut -c1-80 "$T_TMP/out")"
+done_testing

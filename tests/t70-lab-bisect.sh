@@ -1,0 +1,37 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# t70-lab-bisect.sh: end to end: bisecting the lab in QEMU finds the
+# recorded culprit, skips the commit that does not build, and writes
+# summary.json, results.jsonl and the plot. Builds and boots kernels.
+set -u
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+b=$T_TOP/bisect
+
+lab=$("$b/lab.sh" 2>/dev/null) || {
+	fail "lab generation"
+	done_testing
+	exit
+}
+desc=$(dirname "$lab")/lab.json
+"$b/bisect.sh" >"$T_TMP/out" 2>"$T_TMP/err"
+rc=$?
+is "$rc" 0 "make bisect on the lab: exit 0"
+sed 's/^/# /' "$T_TMP/err" | grep '# step ' | head -20
+run=$(readlink -f "$PERFBISECT_HOME/runs/latest")
+is "$(jq -r .culprit "$run/summary.json")" "$(jq -r .culprit "$desc")" "the culprit in summary.json is the lab's recorded culprit"
+is "$(jq -r .culprit_subject "$run/summary.json")" "semaphore: hand off ownership to the woken waiter" "culprit subject"
+broken=$(jq -r .broken "$desc")
+v=$(jq -r "select(.commit == \"$broken\") | .verdict" "$run/results.jsonl")
+if [ -n "$v" ]; then
+	is "$v" skip "the commit that does not build was tested and skipped, not bad"
+else
+	pass "the commit that does not build was not on this bisect's path"
+fi
+g=$(jq .good_jpm "$run/summary.json")
+bd=$(jq .bad_jpm "$run/summary.json")
+awk -v g="$g" -v b="$bd" 'BEGIN { exit !(b < g) }' && pass "bad ($bd jobs/min) slower than good ($g)" || fail "bad slower than good"
+like "$(jq -r .confirmation "$run/summary.json")" 'ratio=0\.[0-9]+ delta_pct=-' "culprit confirmed slower than its parent"
+is "$(jq .culprit_image_identical_to_parent "$run/summary.json")" false "culprit's image differs from its parent's"
+if grep -q '<svg' "$run/jobs-per-min.svg" 2>/dev/null; then pass "plot written"; else fail "plot written"; fi
+done_testing

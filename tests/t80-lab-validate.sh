@@ -1,0 +1,38 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# t80-lab-validate.sh: end to end fix validation on the lab in QEMU: fix A
+# (semaphore lock stealing) and fix B (spinlock BKL) are back to baseline
+# and pass the torture; the straight port of the seed patch is rejected by
+# the torture; a patch that does not apply changes nothing. Reuses the
+# builds and measurements of t70 where they match.
+set -u
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+b=$T_TOP/bisect
+fa=$T_TOP/patches/fixes/fix-a-semaphore-lock-stealing.patch
+fb=$T_TOP/patches/fixes/fix-b-spinlock-bkl.patch
+sp=$T_TOP/patches/test/straight-port-of-seed-patch.patch
+
+"$b/validate.sh" "$fa" "$fb" >"$T_TMP/out" 2>"$T_TMP/err"
+rc=$?
+sed 's/^/# /' "$T_TMP/out"
+is "$rc" 0 "fix A and fix B: both back to baseline (exit 0)"
+like "$(grep 'fix-a-semaphore-lock-stealing' "$T_TMP/out")" 'back to baseline .*torture pass' "fix A back to baseline, torture pass"
+like "$(grep 'fix-b-spinlock-bkl' "$T_TMP/out")" 'back to baseline .*torture pass' "fix B back to baseline, torture pass"
+like "$(grep '^bad (' "$T_TMP/out")" 'unfixed: -[0-9]' "the unfixed kernel is slower"
+run=$(readlink -f "$PERFBISECT_HOME/runs/latest")
+is "$(jq '.fixes | length' "$run/summary.json")" 2 "summary.json lists two fixes"
+like "$(jq -c '.fixes[0]' "$run/summary.json")" '"name":"fix-a-semaphore-lock-stealing".*"jpm":[0-9.]+,"ratio_to_good":[0-9.]+,"verdict":"back' "fixes[0]: name, jpm, ratio_to_good, verdict"
+
+"$b/validate.sh" "$sp" >"$T_TMP/out" 2>"$T_TMP/err"
+rc=$?
+is "$rc" 1 "the straight port of the seed patch is rejected (exit 1)"
+like "$(grep 'straight-port' "$T_TMP/out")" 'rejected: torture fail' "rejected by the torture"
+
+runs=$(find "$PERFBISECT_HOME/runs" -mindepth 1 -maxdepth 1 | wc -l)
+printf -- '--- a/kernel/locking/semaphore.c\n+++ b/kernel/locking/semaphore.c\n@@ -1,1 +1,1 @@\n-not in the file\n+x\n' >"$T_TMP/stale.patch"
+run_rc "$b/validate.sh" "$fa" "$T_TMP/stale.patch"
+is "$rc" 17 "a patch that does not apply: exit 17"
+like "$(cat "$T_TMP/err")" 'stale.patch does not apply' "the error names the patch"
+is "$(find "$PERFBISECT_HOME/runs" -mindepth 1 -maxdepth 1 | wc -l)" "$runs" "nothing run, no run directory"
+done_testing
