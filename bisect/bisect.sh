@@ -98,6 +98,7 @@ state="$PERFBISECT_HOME/bisect/$key"
 mkdir -p "$state" || pb_die "$PB_INTERNAL" "cannot create $state"
 pb_lock "$PERFBISECT_HOME/locks/bisect-$(pb_sha "$repo").lock" "a bisect of $repo"
 run=$(pb_new_run bisect) || exit
+export PB_RUN_DIR=$run
 echo "$repo" >"$state/repo"
 echo "$start $inc $cap" >"$state/policy"
 echo "$gsha $bsha" >"$state/ends"

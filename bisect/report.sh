@@ -81,7 +81,12 @@ if [ -n "$culprit" ]; then
 	[ -n "$c_img" ] && [ "$c_img" != null ] && [ "$c_img" = "$p_img" ] && identical=true
 fi
 steps=$(grep -c '^git bisect \(good\|bad\|skip\) ' "$state/bisect.log")
-builds=$(jq -s '[.[] | select(.build_s != null and .build_s > 0)] | length' "$run/results.jsonl")
+# Builds done by this run (not taken from the image or results cache).
+touch "$run/builds.jsonl"
+builds=$(jq -s '[.[] | select(.cached | not) | .commit] | unique | length' "$run/builds.jsonl")
+hits=$(jq -s 'map(.ccache_hits // 0) | add // 0' "$run/builds.jsonl")
+misses=$(jq -s 'map(.ccache_misses // 0) | add // 0' "$run/builds.jsonl")
+boots=$(wc -l <"$run/builds.jsonl")
 jq -n --arg culprit "$culprit" \
 	--arg culprit_subject "$([ -n "$culprit" ] && git -C "$repo" log -1 --format=%s "$culprit")" \
 	--argjson steps "$steps" --argjson builds "$builds" --argjson wall_s "$wall" \
@@ -89,10 +94,12 @@ jq -n --arg culprit "$culprit" \
 	--argjson good_jpm "$(field good_median "$cal")" --argjson bad_jpm "$(field bad_median "$cal")" \
 	--arg noise_pct "$(field noise_pct "$cal")" --arg confirm "$confirm" \
 	--argjson identical "$identical" --arg undecided "$undecided" \
+	--argjson hits "${hits:-0}" --argjson misses "${misses:-0}" --argjson boots "${boots:-0}" \
 	--arg repo "$repo" --arg good "$gsha" --arg bad "$bsha" \
 	'{culprit: (if $culprit == "" then null else $culprit end),
 	  culprit_subject: (if $culprit == "" then null else $culprit_subject end),
-	  steps: $steps, builds: $builds, wall_s: $wall_s, threshold: $threshold,
+	  steps: $steps, builds: $builds, boots: $boots, ccache_hits: $hits,
+	  ccache_misses: $misses, wall_s: $wall_s, threshold: $threshold,
 	  good_jpm: $good_jpm, bad_jpm: $bad_jpm, noise_pct: ($noise_pct | tonumber? // null),
 	  confirmation: $confirm, culprit_image_identical_to_parent: $identical,
 	  undecided: ($undecided | split(" ") | map(select(. != ""))),
@@ -136,5 +143,5 @@ if [ -n "$culprit" ]; then
 else
 	echo "undecided: the first bad commit is one of: $undecided"
 fi
-echo "threshold $threshold jobs/min; $steps steps, $builds builds, $wall s"
+echo "threshold $threshold jobs/min; $steps steps, $builds builds and $boots boots in this run, $wall s"
 echo "results: $run (summary.json, results.jsonl, table.txt, jobs-per-min.svg)"

@@ -9,7 +9,8 @@
 # Usage: samples.sh [-d] [-n MIN] [-N MAX_BOOTS] [-l RUNLOG] REPO REV [-- MEASURE_OPTION...]
 #   -d  only print the cache directory (samples, meta.json) of REV
 #   MEASURE_OPTIONs go to measure.sh (-c, -C, -m, -T, -J, -n, -w, -W);
-#   PB_MEASURE replaces measure.sh (tests use a stub with the same contract).
+#   PB_MEASURE replaces measure.sh (tests use a stub with the same contract);
+#   with PB_RUN_DIR set, every build or boot done is logged to builds.jsonl.
 # Prints "jpm" values one per line; meta.json next to them holds build and
 # boot seconds, ccache hits and the image hash. Exit: 0, or the measure
 # code of the failing build or boot (cached: a broken build is not retried).
@@ -18,7 +19,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	sed -n '3,16s/^# \{0,1\}//p' "$0"
+	sed -n '3,17s/^# \{0,1\}//p' "$0"
 }
 [ "${1:-}" = --help ] && {
 	usage
@@ -76,6 +77,11 @@ while [ "$(wc -l <"$dir/samples")" -lt "$min" ]; do
 	[ -n "$runlog" ] && cat "$run"/*.log >>"$runlog" 2>/dev/null
 	# Record what the build and boot cost (a cached artifact costs 0 s).
 	boot_s=$(jq -r '.boot_s // 0' "$run/boot.json" 2>/dev/null || echo 0)
+	if [ -n "${PB_RUN_DIR:-}" ] && [ -f "$run/build.json" ]; then
+		jq -c --arg commit "$sha" --argjson boot_s "$boot_s" \
+			'{commit: $commit, build_s, cached: (.cached // false), ccache_hits, ccache_misses, boot_s: $boot_s}' \
+			"$run/build.json" >>"$PB_RUN_DIR/builds.jsonl" 2>/dev/null
+	fi
 	if [ ! -f "$dir/meta.json" ]; then
 		jq -n --arg commit "$sha" --arg outcome "$(cat "$run/outcome" 2>/dev/null || echo nobuild)" \
 			--slurpfile b <(cat "$run/build.json" 2>/dev/null || echo '{}') \

@@ -121,6 +121,7 @@ commit_patch() {
 }
 
 run=$(pb_new_run validate) || exit
+export PB_RUN_DIR=$run
 pb_info "run directory: $run"
 # measure NAME REPO SHA: print the samples of one kernel (cached).
 measure() {

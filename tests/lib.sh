@@ -9,7 +9,7 @@ export PERFBISECT_HOME
 T_N=0
 T_FAIL=0
 T_TMP=$(mktemp -d "${TMPDIR:-/tmp}/perfbisect-test.XXXXXX")
-trap 'rm -rf "$T_TMP"' EXIT
+[ "${T_KEEP:-0}" = 1 ] || trap 'rm -rf "$T_TMP"' EXIT
 
 # pass DESC: record a passing test.
 pass() {

@@ -1,0 +1,41 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# bisect.sh: time to culprit on the lab: from a cold ccache, from a warm
+# ccache (no kernel images, no results), and a second run over the same
+# range (everything cached). Steps, builds, ccache hit rate, samples per
+# step, and whether the culprit is right. Uses its own PERFBISECT_HOME;
+# reuses the imported kernel tree.
+# Usage: bench/bisect.sh [RESULT_FILE]   (default bench/results/bisect.txt)
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=${1:-$top/bench/results/bisect.txt}
+main_home=${PERFBISECT_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/perfbisect}
+"$top/bisect/kernel-src.sh" >/dev/null || exit
+export PERFBISECT_HOME=${BENCH_HOME:-/tmp/perfbisect-bench-bisect}
+rm -rf "$PERFBISECT_HOME"
+mkdir -p "$PERFBISECT_HOME" "$(dirname "$out")"
+ln -s "$main_home/linux-6.1" "$PERFBISECT_HOME/linux-6.1"
+
+# one LABEL: run the lab bisect and print one line of figures.
+one() {
+	local start=$SECONDS rc run
+	"$top/bisect/bisect.sh" >"$PERFBISECT_HOME/$1.out" 2>"$PERFBISECT_HOME/$1.err"
+	rc=$?
+	run=$(readlink -f "$PERFBISECT_HOME/runs/latest")
+	jq -r --arg label "$1" --argjson wall $((SECONDS - start)) --arg rc "$rc" \
+		--arg expected "$(jq -r .culprit "$PERFBISECT_HOME/lab/lab.json")" \
+		--slurpfile r <(cat "$run/results.jsonl") \
+		'[$label, $wall, .steps, .builds,
+		  ([$r[] | .ccache_hits // 0] | add), ([$r[] | .ccache_misses // 0] | add),
+		  ([$r[] | .samples | length] | add / length | . * 10 | round / 10),
+		  (if .culprit == $expected then "right" else "WRONG (exit " + $rc + ")" end)] | @tsv' \
+		"$run/summary.json" | awk -F'\t' '{ printf "%-28s %7s %6s %7s %8s %8s %8s  %s\n", $1, $2, $3, $4, $5, $6, $7, $8 }'
+}
+{
+	echo "# bench/bisect.sh on $(hostname), $(date -u '+%F %T UTC'); $(nproc) cores, TCG, 2 vCPUs"
+	printf '%-28s %7s %6s %7s %8s %8s %8s  %s\n' run wall_s steps builds hits misses samples/kernel culprit
+	one "cold ccache"
+	rm -rf "$PERFBISECT_HOME"/{images,results,bisect,trees,validate,torture}
+	one "warm ccache"
+	one "second run (all cached)"
+} | tee "$out"
