@@ -1,0 +1,44 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# compare.sh: the lab bisected the way a developer would without perfbisect
+# (bench/naive/step.sh: in-tree build without ccache, one boot, one sample,
+# a threshold from one good and one bad run), timed in the same session as
+# perfbisect (bench/bisect.sh gives perfbisect's cold and warm figures).
+# Usage: bench/compare.sh [RESULT_FILE]   (default bench/results/compare.txt)
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=${1:-$top/bench/results/compare.txt}
+lab=$("$top/bisect/lab.sh") || exit
+desc=$(dirname "$lab")/lab.json
+cpio=$("$top/bisect/initramfs.sh") || exit
+cfg=$("$top/bisect/build.sh" "$lab" good)/config || exit
+work=${BENCH_NAIVE_DIR:-/tmp/perfbisect-naive}
+rm -rf "$work"
+mkdir -p "$(dirname "$out")"
+start=$SECONDS
+git clone -q "$lab" "$work/linux" || exit
+cd "$work/linux" || exit
+# naive_jpm REV: build REV in the tree and print one jobs/min sample.
+naive_jpm() {
+	git checkout -q "$1" && cp "$cfg" .config && make olddefconfig >/dev/null 2>&1 &&
+		make -j"$(nproc)" bzImage >build.log 2>&1 &&
+		timeout 600 qemu-system-x86_64 -accel tcg,thread=multi -smp 2 -m 1024 -nodefaults \
+			-display none -no-reboot -nic none -serial file:console.log \
+			-kernel arch/x86/boot/bzImage -initrd "$cpio" \
+			-append "console=ttyS0 panic=-1 pb_payload=aim pb_samples=1 pb_warmup=0" &&
+		grep -a '^PERFBISECT sample=' console.log | sed 's/.* jpm=\([0-9.]*\).*/\1/' | head -1
+}
+g=$(naive_jpm good) && b=$(naive_jpm bad) || exit
+thr=$(awk -v g="$g" -v b="$b" 'BEGIN { printf "%.1f", (g + b) / 2 }')
+git bisect start -q bad good >/dev/null
+git bisect run "$top/bench/naive/step.sh" "$cfg" "$cpio" "$thr" >"$work/bisect.log" 2>&1
+found=$(sed -n 's/^\([0-9a-f]\{40\}\) is the first bad commit$/\1/p' "$work/bisect.log")
+steps=$(git bisect log | grep -c '^git bisect \(good\|bad\|skip\) ')
+git bisect reset -q
+{
+	echo "# bench/compare.sh on $(hostname), $(date -u '+%F %T UTC'); $(nproc) cores, TCG, 2 vCPUs"
+	printf '%-34s %7s %6s %7s  %s\n' approach wall_s steps builds culprit
+	printf '%-34s %7s %6s %7s  %s\n' "naive git bisect run script" $((SECONDS - start)) "$steps" $((steps + 2)) \
+		"$([ "$found" = "$(jq -r .culprit "$desc")" ] && echo right || echo "WRONG (${found:0:12})")"
+	echo "# naive threshold $thr from one good ($g) and one bad ($b) sample"
+} | tee "$out"
