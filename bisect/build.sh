@@ -138,7 +138,8 @@ export KBUILD_BUILD_USER=perfbisect
 export KBUILD_BUILD_HOST=perfbisect
 export KBUILD_BUILD_VERSION=1
 mkdir -p "$bdir" || pb_die "$PB_INTERNAL" "cannot create $bdir"
-log="$work/build.log"
+# The log of the build in progress (and of the last failure) stays here.
+log="$bdir/last-build.log"
 start=$(pb_now)
 
 # Configure into a side file; replace .config only when it changed, so an
@@ -151,8 +152,7 @@ if ! {
 		KCONFIG_CONFIG=$newcfg "$src/scripts/kconfig/merge_config.sh" -m -O "$bdir" "$newcfg" "${frags[@]}" &&
 		KCONFIG_CONFIG=$newcfg make -C "$src" O="$bdir" olddefconfig
 } >"$log" 2>&1; then
-	cp "$log" "$bdir/last-build.log" 2>/dev/null
-	pb_die "$PB_NOBUILD" "${sha:0:12}: configuration failed; see $bdir/last-build.log"
+	pb_die "$PB_NOBUILD" "${sha:0:12}: configuration failed; see $log"
 fi
 "$PB_TOP/bisect/config-check.sh" "$newcfg" "${frags[@]}" || exit
 if ! cmp -s "$newcfg" "$bdir/.config"; then
@@ -177,10 +177,9 @@ hits=$(($(stat direct_cache_hit) + $(stat preprocessed_cache_hit)))
 misses=$(stat cache_miss)
 
 if [ "$rc" -ne 0 ] || [ ! -f "$bdir/arch/x86/boot/bzImage" ]; then
-	cp "$log" "$bdir/last-build.log" 2>/dev/null
 	[ -n "$logdir" ] && mkdir -p "$logdir" && cp "$log" "$logdir/build.log"
 	grep -m3 -E 'error:|Error [0-9]' "$log" | sed 's/^/  /' >&2
-	pb_die "$PB_NOBUILD" "${sha:0:12} does not build (make exit $rc after $build_s s); log: $bdir/last-build.log"
+	pb_die "$PB_NOBUILD" "${sha:0:12} does not build (make exit $rc after $build_s s); log: $log"
 fi
 
 # Publish the artifact atomically: a directory renamed into place.
