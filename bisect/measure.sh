@@ -5,8 +5,8 @@
 # Usage: measure.sh [-c FRAGMENT]... [-C CPUS] [-m MEM_MB] [-P none|aim]
 #                   [-T TASKS] [-J JOBS] [-n SAMPLES] [-w WARMUP] [-W WORKFILE]
 #                   [-I] [-o RUNDIR] REPO REV
-# Defaults: 2 vCPUs, 1024 MiB, payload aim, 100 tasks, 20 jobs per task,
-# 3 samples after 1 warm-up, workfile bkl. Without -o a new run directory
+# Defaults: 2 vCPUs, 1024 MiB, payload aim, 50 tasks, 40 jobs per task,
+# 4 samples after 1 warm-up, workfile high_systime (bench/README.md says why). Without -o a new run directory
 # is made under $PERFBISECT_HOME/runs. -I boots with -icount (see boot.sh).
 # Exit: the code of build.sh or boot.sh.
 set -u
@@ -20,8 +20,8 @@ usage() {
 	usage
 	exit 0
 }
-frag_opts=() cpus=2 mem=1024 payload=aim tasks=100 jobs=20 samples=3 warmup=1
-workfile=bkl rundir='' bootopts=()
+frag_opts=() cpus=2 mem=1024 payload=aim tasks=50 jobs=40 samples=4 warmup=1
+workfile=high_systime rundir='' bootopts=()
 while getopts c:C:m:P:T:J:n:w:W:o:Ih opt; do
 	case $opt in
 	c) frag_opts+=(-c "$OPTARG") ;;
