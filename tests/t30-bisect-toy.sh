@@ -61,6 +61,7 @@ is "$(jq -r .culprit_subject "$latest/summary.json")" "toy: the culprit" "summar
 for k in steps builds wall_s threshold good_jpm bad_jpm; do
 	like "$(jq ".$k" "$latest/summary.json")" '^[0-9.]+$' "summary.json: $k is a number"
 done
+[ "$(jq .builds "$latest/summary.json")" -ge 5 ] && pass "first run: builds counted" || fail "first run: builds counted"
 thr=$(jq .threshold "$latest/summary.json")
 awk -v t="$thr" 'BEGIN { exit !(t > 600 && t < 1000) }' &&
 	pass "calibrated threshold $thr lies between the ends" || fail "calibrated threshold $thr lies between the ends"
@@ -90,6 +91,7 @@ calls=$(wc -l <"$STUB_LOG")
 run_rc "$b/bisect.sh" -t "$toy" -g start -b tip -e 6 -n 4 -i 4 -N 8
 is "$rc:$(jq -r .culprit "$latest/summary.json")" "0:$culprit" "second run: same culprit"
 is "$(wc -l <"$STUB_LOG")" "$calls" "second run: every measurement from the cache"
+is "$(jq .builds "$latest/summary.json"):$(jq .boots "$latest/summary.json")" "0:0" "second run: no builds, no boots"
 
 # Interrupted run: a Ctrl-C in the middle, then the same command resumes.
 rm -rf "$PERFBISECT_HOME/bisect" "$PERFBISECT_HOME/results"

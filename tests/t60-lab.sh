@@ -11,9 +11,9 @@ b=$T_TOP/bisect
 export PB_QUIET=1
 
 # Recorded once; the same on every machine (fixed authors, committers, dates).
-GOOD=@GOOD@
-BAD=@BAD@
-CULPRIT=@CULPRIT@
+GOOD=5744b1e4373b0abecdf5ab42f458fd208fe94f86
+BAD=8ef053e1c1034b94215273bf7f2aa1ea2456e57a
+CULPRIT=b1cdc9978d2797746a723a317dc37cee099f30d2
 
 lab=$("$b/lab.sh") || {
 	fail "lab generation"
