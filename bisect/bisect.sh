@@ -142,11 +142,16 @@ gmed=$(field good_median "$cal") bmed=$(field bad_median "$cal") noise=$(field n
 if [ "$sep" -ne 0 ]; then
 	pb_die "$PB_NOREGRESSION" "no regression between GOOD and BAD: medians $gmed vs $bmed jobs/min, noise $noise%"
 fi
-[ -n "$threshold" ] || threshold=$(field threshold "$cal")
+fixed=true
+[ -n "$threshold" ] || {
+	threshold=$(field threshold "$cal")
+	fixed=false
+}
 pb_info "GOOD median $gmed, BAD median $bmed jobs/min ($(field effect_pct "$cal")% slower, noise $noise%): threshold $threshold"
 jq -n --argjson g "$(printf '%s\n' "${gs[@]}" | jq -s .)" --argjson b "$(printf '%s\n' "${bs[@]}" | jq -s .)" \
-	--argjson t "$threshold" --arg cal "$cal" \
-	'{good_samples: $g, bad_samples: $b, threshold: $t, calibration: $cal}' | pb_atomic_write "$state/ends.json"
+	--argjson t "$threshold" --arg cal "$cal" --argjson fixed "$fixed" \
+	'{good_samples: $g, bad_samples: $b, threshold: $t, fixed_threshold: $fixed, calibration: $cal}' |
+	pb_atomic_write "$state/ends.json"
 
 # The bisect itself, in a bare clone that shares the user's objects.
 br="$state/repo.git"

@@ -7,7 +7,8 @@
 # (exit 125) or "panic" (exit 20); a file "torture" holds the verdict of
 # the semaphore torture (0 pass, 1 fail) the guest reports. Each call is logged to $STUB_LOG; with
 # STUB_INTERRUPT_AT=N the Nth call interrupts the whole bisect (SIGINT to
-# its process group), as a user's Ctrl-C would.
+# its process group), as a user's Ctrl-C would; STUB_DRIFT=F multiplies
+# every speed by F after STUB_DRIFT_AFTER calls.
 set -u
 rundir='' samples=4
 while getopts c:C:m:P:T:J:n:w:W:o: opt; do
@@ -38,6 +39,11 @@ panic)
 	exit 20
 	;;
 esac
+# A machine that slows down (or speeds up) by STUB_DRIFT after
+# STUB_DRIFT_AFTER calls, as this kind of machine does over minutes.
+if [ -n "${STUB_DRIFT:-}" ] && [ "$calls" -gt "${STUB_DRIFT_AFTER:-0}" ]; then
+	speed=$(awk -v s="$speed" -v f="$STUB_DRIFT" 'BEGIN { print s * f }')
+fi
 # Deterministic noise: a hash of the commit and of the call number.
 {
 	echo "PERFBISECT ncpus=2 memkb=1000000"
