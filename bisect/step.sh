@@ -50,28 +50,30 @@ mapfile -t bad < <(jq -r '.bad_samples[]' "$state/ends.json")
 threshold=$(jq -r .threshold "$state/ends.json")
 fixed_threshold=$(jq -r '.fixed_threshold // false' "$state/ends.json")
 
-# The machine drifts by tens of percent over minutes, and the ends may come
-# from the results cache. So every step boots GOOD once more, right before
-# the candidate, and scales both ends' samples by how fast the machine is
-# now (median of the fresh GOOD samples over the recorded GOOD median).
-ref=$(mktemp -d "$state/ref.XXXXXX") || abort "cannot create a reference run dir"
-gsha=$(cut -d' ' -f1 "$state/ends")
-"${PB_MEASURE:-$PB_TOP/bisect/measure.sh}" "$@" -o "$ref" "$repo" "$gsha" >/dev/null 2>>"$state/measure.log"
-rcode=$?
-mapfile -t fresh < <(awk '/ sample=/ && / warmup=0 / { for (i = 2; i <= NF; i++) if ($i ~ /^jpm=/) print substr($i, 5) }' \
-	"$ref/results" 2>/dev/null)
-rm -rf "$ref"
-[ "$rcode" -eq 0 ] && [ ${#fresh[@]} -gt 0 ] ||
-	abort "step $step: GOOD (${gsha:0:12}) measured fine before but not now (code $rcode); see $state/measure.log"
-gmed=$("$pbstat" summary "${good[@]}" | sed -n 's/.*median=\([0-9.]*\).*/\1/p')
-fmed=$("$pbstat" summary "${fresh[@]}" | sed -n 's/.*median=\([0-9.]*\).*/\1/p')
-f=$(awk -v a="$fmed" -v b="$gmed" 'BEGIN { printf "%.6f", a / b }')
-scale() { awk -v f="$f" '{ printf "%.1f\n", $1 * f }'; }
-mapfile -t good < <(printf '%s\n' "${good[@]}" | scale)
-good+=("${fresh[@]}")
-mapfile -t bad < <(printf '%s\n' "${bad[@]}" | scale)
-[ "$fixed_threshold" = true ] || threshold=$(echo "$threshold" | scale)
-echo "step $step: machine speed $f x the calibration's (GOOD now $fmed vs $gmed jobs/min)" >>"$state/measure.log"
+# This kind of machine drifts by tens of percent over minutes (and not by
+# the same factor for fast and slow kernels), and the ends may come from
+# the results cache. So every step boots GOOD and BAD once more, right
+# before the candidate, and judges the candidate against those samples.
+# fresh_end SHA MEASURE_OPTION...: print the jobs/min samples of one fresh
+# boot of SHA.
+fresh_end() {
+	local sha=$1 ref rcode
+	shift
+	ref=$(mktemp -d "$state/ref.XXXXXX") || abort "cannot create a reference run dir"
+	"${PB_MEASURE:-$PB_TOP/bisect/measure.sh}" "$@" -o "$ref" "$repo" "$sha" >/dev/null 2>>"$state/measure.log"
+	rcode=$?
+	awk '/ sample=/ && / warmup=0 / { for (i = 2; i <= NF; i++) if ($i ~ /^jpm=/) print substr($i, 5) }' \
+		"$ref/results" 2>/dev/null
+	rm -rf "$ref"
+	[ "$rcode" -eq 0 ] || abort "step $step: ${sha:0:12} measured fine before but not now (code $rcode); see $state/measure.log"
+}
+read -r gsha bsha <"$state/ends"
+mapfile -t good < <(fresh_end "$gsha" "$@")
+mapfile -t bad < <(fresh_end "$bsha" "$@")
+[ ${#good[@]} -ge 3 ] && [ ${#bad[@]} -ge 3 ] || abort "step $step: too few fresh samples of the ends"
+jopt=()
+[ "$fixed_threshold" = true ] && jopt=(--threshold "$threshold")
+echo "step $step: ends now: GOOD ${good[*]} / BAD ${bad[*]}" >>"$state/measure.log"
 
 n=$start
 while :; do
@@ -91,7 +93,7 @@ while :; do
 		exit 125
 	fi
 	mapfile -t cand <<<"$samples"
-	line=$("$pbstat" judge --threshold "$threshold" -g "${good[@]}" -b "${bad[@]}" -c "${cand[@]}")
+	line=$("$pbstat" judge "${jopt[@]}" -g "${good[@]}" -b "${bad[@]}" -c "${cand[@]}")
 	jcode=$?
 	echo "step $step: ${commit:0:12}: $line" >>"$state/measure.log"
 	median=$(sed -n 's/.*median=\([0-9.]*\).*/\1/p' <<<"$line")
