@@ -37,8 +37,11 @@
  *
  * judge (candidate C against both ends):
  *	p_good = one-sided p that C < GOOD, p_bad = one-sided p that C > BAD
- *	bad:  p_good < alpha && p_bad >= alpha && median(C) < threshold
- *	good: p_bad < alpha && p_good >= alpha && median(C) > threshold
+ *	pos = (ln median(C) - ln median(BAD)) / (ln median(GOOD) - ln median(BAD))
+ *	bad:  p_good < alpha && pos < 0.35 (or median(C) < --threshold)
+ *	good: p_bad < alpha && pos > 0.65 (or median(C) > --threshold)
+ *	(Not "and like the near end": this machine drifts by tens of percent
+ *	even between adjacent boots.)
  *	else unsure. confidence = 1 - p of the winning test, 0 when unsure.
  *	Exit 0 good, 1 bad, 3 unsure.
  *
@@ -64,6 +67,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define JUDGE_SIDE	0.35
 #define PROG		"pbstat"
 #define EXIT_USAGE	2
 #define EXIT_UNSURE	3
@@ -581,8 +585,9 @@ static int cmd_judge(struct args *a)
 {
 	const struct list *c = &a->c;
 	struct calib cal;
-	double p_good, p_bad, med, t, conf = 0;
+	double p_good, p_bad, med, t, pos, conf = 0;
 	const char *verdict = "unsure";
+	int lo_ok, hi_ok;
 	int rc = EXIT_UNSURE;
 
 	need(&a->g, 3);
@@ -595,11 +600,22 @@ static int cmd_judge(struct args *a)
 	med = median(c->v, c->n);
 	p_good = mw_lower(c->v, c->n, a->g.v, a->g.n);
 	p_bad = mw_lower(a->b.v, a->b.n, c->v, c->n);
-	if (p_good < a->alpha && p_bad >= a->alpha && med < t) {
+	/*
+	 * Where the candidate's median lies between the ends, on a log scale
+	 * (0 at BAD, 1 at GOOD). The machine drifts by tens of percent even
+	 * between adjacent boots, so a candidate is not required to look like
+	 * the near end: it must be significantly different from the far end
+	 * and lie in the outer part of the span; the middle stays unsure.
+	 * With a threshold given by the user, that threshold splits instead.
+	 */
+	pos = (log(med) - log(cal.med_b)) / (log(cal.med_g) - log(cal.med_b));
+	lo_ok = a->have_threshold ? med < t : pos < JUDGE_SIDE;
+	hi_ok = a->have_threshold ? med > t : pos > 1 - JUDGE_SIDE;
+	if (p_good < a->alpha && lo_ok) {
 		verdict = "bad";
 		rc = 1;
 		conf = 1 - p_good;
-	} else if (p_bad < a->alpha && p_good >= a->alpha && med > t) {
+	} else if (p_bad < a->alpha && hi_ok) {
 		verdict = "good";
 		rc = 0;
 		conf = 1 - p_bad;

@@ -123,10 +123,12 @@ check 0 "verdict=good median=100 p_good=0.589286 p_bad=0.017857 threshold=90 con
 	"judge, candidate like GOOD: good, exit 0" judge -g "${G[@]}" -b "${B[@]}" -c 99 101 100
 check 3 "verdict=unsure median=90 p_good=0.017857 p_bad=0.017857 threshold=90 confidence=0" \
 	"judge, candidate midway: unsure, exit 3" judge -g "${G[@]}" -b "${B[@]}" -c 90 91 89
-is "$(field verdict judge -g "${G[@]}" -b "${B[@]}" -c 85 86 84)" unsure \
-	"judge, below the threshold but significantly faster than BAD: unsure"
-is "$(field verdict judge -g "${G[@]}" -b "${B[@]}" -c 95 96 94)" unsure \
-	"judge, above the threshold but significantly slower than GOOD: unsure"
+is "$(field verdict judge -g "${G[@]}" -b "${B[@]}" -c 85 86 84)" bad \
+	"judge, in the lower part of the span, significantly slower than GOOD: bad (drift-proof)"
+is "$(field verdict judge -g "${G[@]}" -b "${B[@]}" -c 95 96 94)" good \
+	"judge, in the upper part of the span, significantly faster than BAD: good (drift-proof)"
+is "$(field verdict judge -g "${G[@]}" -b "${B[@]}" -c 88 89 87.5)" unsure \
+	"judge, in the middle part of the span (log scale): unsure"
 is "$(field verdict judge -g "${G[@]}" -b "${B[@]}" -c 81 100 80 99 90)" unsure \
 	"judge, bimodal candidate at the threshold: unsure"
 is "$(field verdict judge -g "${G[@]}" -b "${B[@]}" -c 81 99)" unsure \
@@ -144,8 +146,8 @@ is "$(field verdict judge --alpha 0.01 -g "${G[@]}" -b "${B[@]}" -c 81 80 83 99)
 usage "3 vs 5 cannot reach --alpha 0.01" judge --alpha 0.01 -g "${G[@]}" -b "${B[@]}" -c 81 80 83
 is "$(field verdict judge -g "${G[@]}" -b "${B[@]}" -c 60 61 62)" bad \
 	"judge, candidate slower than BAD: bad"
-is "$(field verdict judge -g "${G[@]}" -b "${B[@]}" -c 95.5 96 96.5 95)" unsure \
-	"judge, candidate significantly below GOOD and above BAD: unsure"
+is "$(field verdict judge -g "${G[@]}" -b "${B[@]}" -c 95.5 96 96.5 95)" good \
+	"judge, candidate below GOOD (drift) but in the upper part of the span: good"
 is "$(field verdict judge -g "${G[@]}" -b "${B[@]}" -c 97 99.5 101)" good \
 	"judge, noisy candidate within GOOD's range: good"
 
