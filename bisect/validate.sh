@@ -125,11 +125,6 @@ run=$(pb_new_run validate) || exit
 export PB_RUN_DIR=$run
 pb_info "run directory: $run"
 # measure NAME REPO SHA: print the samples of one kernel (cached).
-# measure NAME REPO SHA N: print at least N samples of one kernel (cached).
-measure() {
-	"$PB_TOP/bisect/samples.sh" -n "$4" -N 6 -l "$run/measure.log" "$2" "$3" -- "${mopts[@]}" \
-		2>>"$run/validate.log"
-}
 names=() shas=() repos=()
 names+=("baseline") shas+=("$bsha") repos+=("$repo")
 names+=("unfixed") shas+=("$osha") repos+=("$repo")
@@ -143,30 +138,41 @@ done
 # Boot-to-boot drift on this kind of machine is larger than the effects
 # sought, so the kernels are measured in rounds, one boot each in turn,
 # and every kernel sees the same stretch of time.
+# Fresh samples of this run only: cached ones come from another time.
+measure_cmd=${PB_MEASURE:-$PB_TOP/bisect/measure.sh}
 per_boot=4
 for ((k = 0; k < ${#mopts[@]}; k++)); do
 	[ "${mopts[$k]}" = -n ] && per_boot=${mopts[$((k + 1))]}
 done
-for ((want = per_boot; ; want += per_boot)); do
-	[ "$want" -gt "$samples" ] && want=$samples
+rounds=$(((samples + per_boot - 1) / per_boot))
+for ((round = 1; round <= rounds; round++)); do
 	for i in "${!names[@]}"; do
-		pb_info "round $(((want + per_boot - 1) / per_boot)) of $(((samples + per_boot - 1) / per_boot)): ${names[$i]} (${shas[$i]:0:12}), $want samples"
-		measure "${names[$i]}" "${repos[$i]}" "${shas[$i]}" "$want" >/dev/null
+		[ -f "$work/failed-$i" ] && continue
+		pb_info "round $round of $rounds: ${names[$i]} (${shas[$i]:0:12})"
+		"$measure_cmd" "${mopts[@]}" -o "$work/boot" "${repos[$i]}" "${shas[$i]}" >/dev/null 2>>"$run/validate.log"
+		code=$?
+		if [ "$code" -ne 0 ]; then
+			echo "$(cat "$work/boot/outcome" 2>/dev/null || echo nobuild) (code $code)" >"$work/failed-$i"
+		else
+			awk '/ sample=/ && / warmup=0 / {
+				for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+				print v["jpm"], v["idle"], v["jti"], v["real"], v["cpu"], v["jpst"], v["tasks"]
+			}' "$work/boot/results" >>"$work/samples-$i"
+		fi
+		rm -rf "${work:?}/boot"
 	done
-	[ "$want" -ge "$samples" ] && break
 done
-mapfile -t base_s < <(measure baseline "$repo" "$bsha" "$samples")
-[ ${#base_s[@]} -ge 3 ] || pb_die "$PB_NORESULT" "the baseline ${bsha:0:12} cannot be measured; see $run/validate.log"
+[ -s "$work/samples-0" ] || pb_die "$PB_NORESULT" "the baseline ${bsha:0:12} cannot be measured; see $run/validate.log"
+mapfile -t base_s < <(cut -d' ' -f1 "$work/samples-0")
 
 echo '[]' >"$work/fixes.json"
 rows=()
 allback=0
 for i in "${!names[@]}"; do
 	name=${names[$i]} sha=${shas[$i]} r=${repos[$i]}
-	mapfile -t s < <(measure "$name" "$r" "$sha" "$samples")
-	dir=$("$PB_TOP/bisect/samples.sh" -d "$r" "$sha" -- "${mopts[@]}")
+	mapfile -t s < <(cut -d' ' -f1 "$work/samples-$i" 2>/dev/null)
 	if [ ${#s[@]} -lt 2 ]; then
-		verdict="does not build or boot ($(jq -r '.outcome // "?"' "$dir/meta.json" 2>/dev/null))"
+		verdict="does not build or boot: $(cat "$work/failed-$i" 2>/dev/null)"
 		jpm=0 ratio=0
 		[ "$i" -ge 2 ] && allback=1
 	else
@@ -207,7 +213,7 @@ for i in "${!names[@]}"; do
 		END { if (!n) { print "- - - - - - - -"; exit }
 			lo = hi = v[1, 1]; for (i = 1; i <= n; i++) { if (v[1, i] < lo) lo = v[1, i]; if (v[1, i] > hi) hi = v[1, i] }
 			printf "%d %.1f %.1f %.0f %.2f %.2f %.4f %.1f", med(7), med(1), (hi - lo) / 2, med(3), med(4), med(5), med(6), med(2) }' \
-		"$dir/samples" 2>/dev/null)
+		"$work/samples-$i" 2>/dev/null)
 	label=$name
 	[ "$i" -eq 0 ] && label="good (${sha:0:12})"
 	[ "$i" -eq 1 ] && label="bad (${culprit:+culprit }${culprit:-$sha}"
