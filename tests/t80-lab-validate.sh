@@ -17,7 +17,7 @@ sp=$T_TOP/patches/test/straight-port-of-seed-patch.patch
 rc=$?
 sed 's/^/# /' "$T_TMP/out"
 is "$rc" 0 "fix A and fix B: both back to baseline (exit 0)"
-like "$(grep 'fix-a-semaphore-lock-stealing' "$T_TMP/out")" 'back to baseline .*torture pass' "fix A back to baseline, torture pass"
+like "$(grep 'fix-a-semaphore-lock-steal' "$T_TMP/out")" 'back to baseline .*torture pass' "fix A back to baseline, torture pass"
 like "$(grep 'fix-b-spinlock-bkl' "$T_TMP/out")" 'back to baseline .*torture pass' "fix B back to baseline, torture pass"
 like "$(grep '^bad (' "$T_TMP/out")" 'unfixed: -[0-9]' "the unfixed kernel is slower"
 run=$(readlink -f "$PERFBISECT_HOME/runs/latest")
