@@ -6,9 +6,9 @@
 #                   [-T TASKS] [-J JOBS] [-n SAMPLES] [-w WARMUP] [-W WORKFILE]
 #                   [-I] [-o RUNDIR] REPO REV
 # Defaults: 2 vCPUs, 1024 MiB, payload aim, 50 tasks, 40 jobs per task,
-# 4 samples after 1 warm-up, workfile high_systime (bench/README.md says why). Without -o a new run directory
-# is made under $PERFBISECT_HOME/runs. -I boots with -icount (see boot.sh).
-# Exit: the code of build.sh or boot.sh.
+# 4 samples after 1 warm-up, workfile high_systime (bench/README.md says
+# why). Without -o a new run directory is made under $PERFBISECT_HOME/runs.
+# -I boots with -icount (see boot.sh). Exit: the code of build.sh or boot.sh.
 set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
