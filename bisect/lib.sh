@@ -223,3 +223,12 @@ pb_measure_key() {
 		xargs -r sha256sum | sha256sum | cut -c1-16)
 	echo "${tree:0:16}-$(pb_sha "$cmd" "$(pb_file_sha "$cmd")" "$inputs" "$(gcc -dumpfullversion 2>/dev/null)" "$@")"
 }
+
+# pb_sample_rows RESULTS: print one line per measured (not warm-up) sample in
+# a validated results file: "jpm idle jti real cpu jpst tasks".
+pb_sample_rows() {
+	awk '/ sample=/ && / warmup=0 / {
+		for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+		print v["jpm"], v["idle"], v["jti"], v["real"], v["cpu"], v["jpst"], v["tasks"]
+	}' "$1"
+}

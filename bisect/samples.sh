@@ -105,10 +105,7 @@ while [ "$(wc -l <"$dir/samples")" -lt "$min" ]; do
 		rm -rf "$run"
 		exit "$code"
 	fi
-	awk '/ sample=/ && / warmup=0 / {
-		for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-		print v["jpm"], v["idle"], v["jti"], v["real"], v["cpu"], v["jpst"], v["tasks"]
-	}' "$run/results" >"$run/new"
+	pb_sample_rows "$run/results" >"$run/new"
 	if [ ! -s "$run/new" ]; then
 		rm -rf "$run"
 		pb_die "$PB_NORESULT" "${sha:0:12}: the guest reported no samples"

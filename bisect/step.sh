@@ -62,8 +62,7 @@ fresh_end() {
 	ref=$(mktemp -d "$state/ref.XXXXXX") || abort "cannot create a reference run dir"
 	"${PB_MEASURE:-$PB_TOP/bisect/measure.sh}" "$@" -o "$ref" "$repo" "$sha" >/dev/null 2>>"$state/measure.log"
 	rcode=$?
-	awk '/ sample=/ && / warmup=0 / { for (i = 2; i <= NF; i++) if ($i ~ /^jpm=/) print substr($i, 5) }' \
-		"$ref/results" 2>/dev/null
+	[ -f "$ref/results" ] && pb_sample_rows "$ref/results" | cut -d' ' -f1
 	rm -rf "$ref"
 	[ "$rcode" -eq 0 ] || abort "step $step: ${sha:0:12} measured fine before but not now (code $rcode); see $state/measure.log"
 }

@@ -154,10 +154,7 @@ for ((round = 1; round <= rounds; round++)); do
 		if [ "$code" -ne 0 ]; then
 			echo "$(cat "$work/boot/outcome" 2>/dev/null || echo nobuild) (code $code)" >"$work/failed-$i"
 		else
-			awk '/ sample=/ && / warmup=0 / {
-				for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-				print v["jpm"], v["idle"], v["jti"], v["real"], v["cpu"], v["jpst"], v["tasks"]
-			}' "$work/boot/results" >>"$work/samples-$i"
+			pb_sample_rows "$work/boot/results" >>"$work/samples-$i"
 		fi
 		rm -rf "${work:?}/boot"
 	done
