@@ -17,7 +17,9 @@ done
 shift $((OPTIND - 1))
 out=${1:-$top/bench/results/lab-regression.txt}
 lab=$("$top/bisect/lab.sh") || exit
-pbstat=$(PB_QUIET=1 bash -c '. "$1/bisect/lib.sh"; pb_tool pbstat' _ "$top") || exit
+# shellcheck source=../bisect/lib.sh
+. "$top/bisect/lib.sh"
+pbstat=$(PB_QUIET=1 pb_tool pbstat) || exit
 mkdir -p "$(dirname "$out")" || exit
 tmp=$(mktemp -d) || exit
 trap 'rm -rf "$tmp"' EXIT
@@ -25,15 +27,8 @@ trap 'rm -rf "$tmp"' EXIT
 # The fixes applied on bad, in a scratch bare clone.
 v=$tmp/v.git
 git clone -q --bare --shared "$lab" "$v"
-on_bad() {
-	GIT_DIR=$v GIT_INDEX_FILE=$tmp/idx git read-tree bad &&
-		GIT_DIR=$v GIT_INDEX_FILE=$tmp/idx git apply --cached "$1" &&
-		GIT_DIR=$v GIT_INDEX_FILE=$tmp/idx GIT_COMMITTER_DATE="@1671000000 +0000" \
-			GIT_AUTHOR_DATE="@1671000000 +0000" git -c user.name=bench -c user.email=b@invalid \
-			commit-tree "$(GIT_DIR=$v GIT_INDEX_FILE=$tmp/idx git write-tree)" -p bad -m "bench: ${1##*/}"
-}
-fa=$(on_bad "$top/patches/fixes/fix-a-semaphore-lock-stealing.patch")
-fb=$(on_bad "$top/patches/fixes/fix-b-spinlock-bkl.patch")
+fa=$(pb_commit_patch "$v" bad "$top/patches/fixes/fix-a-semaphore-lock-stealing.patch")
+fb=$(pb_commit_patch "$v" bad "$top/patches/fixes/fix-b-spinlock-bkl.patch")
 {
 	echo "# bench/lab-regression.sh on $(hostname), $(date -u '+%F %T UTC'); $(nproc) cores, TCG"
 	echo "# $boots boots x $samples samples (1 warm-up thrown away per boot); measure.sh defaults otherwise"

@@ -232,3 +232,31 @@ pb_sample_rows() {
 		print v["jpm"], v["idle"], v["jti"], v["real"], v["cpu"], v["jpst"], v["tasks"]
 	}' "$1"
 }
+
+# pb_commit_patch GIT_DIR PARENT PATCH: apply the mail-format PATCH on
+# PARENT in the repository GIT_DIR without a worktree and print the new
+# commit. Author, date and subject come from the patch; the committer and
+# its date are fixed, so the same patch on the same parent gives the same
+# commit everywhere (and hits perfbisect's caches).
+pb_commit_patch() {
+	local gd=$1 parent=$2 patch=$3 tmp tree author email date subject rc=1
+	tmp=$(mktemp -d) || return 1
+	(
+		export GIT_DIR=$gd GIT_INDEX_FILE=$tmp/index
+		git mailinfo "$tmp/msg" "$tmp/diff" <"$patch" >"$tmp/info" &&
+			git read-tree "$parent" && git apply --cached "$tmp/diff" &&
+			tree=$(git write-tree) || exit 1
+		author=$(sed -n 's/^Author: //p' "$tmp/info")
+		email=$(sed -n 's/^Email: //p' "$tmp/info")
+		date=$(sed -n 's/^Date: //p' "$tmp/info")
+		subject=$(sed -n 's/^Subject: //p' "$tmp/info")
+		GIT_AUTHOR_NAME=${author:-perfbisect} GIT_AUTHOR_EMAIL=${email:-perfbisect@localhost} \
+			GIT_AUTHOR_DATE=${date:-"@1671000000 +0000"} \
+			GIT_COMMITTER_NAME=perfbisect GIT_COMMITTER_EMAIL=perfbisect@localhost \
+			GIT_COMMITTER_DATE="@1671000000 +0000" \
+			git commit-tree "$tree" -p "$parent" -F <(printf '%s\n\n' "${subject:-${patch##*/}}"; cat "$tmp/msg")
+	)
+	rc=$?
+	rm -rf "$tmp"
+	return "$rc"
+}

@@ -9,6 +9,7 @@
  *	pbstat calibrate -g G... -b B... [--alpha A] [--min-effect PCT]
  *	pbstat judge -g G... -b B... -c C... [--alpha A] [--threshold T]
  *	pbstat effect -a A... -b B... [--alpha A]
+ *	pbstat paired -a A... -b B... [--alpha A]
  *
  * Each command prints one line of key=value pairs on stdout.
  *
@@ -52,6 +53,16 @@
  *	     log(B) - log(A), as percent; when the sizes cannot reach that
  *	     level it is the widest one, [min, max] of the pairwise ratios.
  *
+ * paired (B relative to A, measured in rounds: A[i] and B[i] come from the
+ * same round, i.e. the same stretch of the machine's time; >= 2 rounds):
+ *	d[i] = ln B[i] - ln A[i], n rounds, mean and sd of d (n - 1)
+ *	ratio = exp(mean d), delta_pct = 100 * (ratio - 1)
+ *	ci = exp(mean d -+ t(1 - alpha/2, n - 1) * sd / sqrt(n)) - 1, percent
+ *	p = two-sided one-sample t-test p of mean d = 0
+ *	sd_pct = 100 * sd (the round-to-round noise of the ratio)
+ *	Pairing cancels the drift that moves both kernels of a round alike,
+ *	which on this kind of machine is larger than the effects sought.
+ *
  * Minimum sample sizes: a side of calibrate/judge needs 3 samples, and
  * the smallest possible one-sided p of each comparison, 1 / C(n1+n2, n1),
  * must be below alpha, or the command exits 2: at alpha 0.05, 3 vs 4
@@ -81,7 +92,8 @@
 
 #define USAGE "usage: pbstat summary V... | calibrate -g G... -b B... " \
 	"[--alpha A] [--min-effect PCT] | judge -g G... -b B... -c C... " \
-	"[--alpha A] [--threshold T] | effect -a A... -b B... [--alpha A]"
+	"[--alpha A] [--threshold T] | effect -a A... -b B... [--alpha A] | " \
+	"paired -a A... -b B... [--alpha A]"
 
 struct list {
 	char flag;		/* 'g', 'b', 'c', 'a', or 0 for summary */
@@ -685,6 +697,110 @@ static int cmd_effect(struct args *a)
 	return 0;
 }
 
+/*
+ * Continued fraction of the regularized incomplete beta function I_x(a, b)
+ * (modified Lentz), good for x < (a + 1) / (a + b + 2).
+ */
+static double beta_cf(double a, double b, double x)
+{
+	const double tiny = 1e-300;
+	double c = 1, d = 1 - (a + b) * x / (a + 1), f, num, delta;
+	int m;
+
+	d = 1 / (fabs(d) < tiny ? tiny : d);
+	f = d;
+	for (m = 1; m <= 300; m++) {
+		/* even step */
+		num = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
+		d = 1 + num * d;
+		c = 1 + num / c;
+		d = 1 / (fabs(d) < tiny ? tiny : d);
+		c = fabs(c) < tiny ? tiny : c;
+		f *= d * c;
+		/* odd step */
+		num = -(a + m) * (a + b + m) * x /
+		      ((a + 2 * m) * (a + 2 * m + 1));
+		d = 1 + num * d;
+		c = 1 + num / c;
+		d = 1 / (fabs(d) < tiny ? tiny : d);
+		c = fabs(c) < tiny ? tiny : c;
+		delta = d * c;
+		f *= delta;
+		if (fabs(delta - 1) < 1e-14)
+			break;
+	}
+	return f;
+}
+
+/* The regularized incomplete beta function I_x(a, b), 0 <= x <= 1. */
+static double beta_inc(double a, double b, double x)
+{
+	double front;
+
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) +
+		    a * log(x) + b * log1p(-x));
+	if (x < (a + 1) / (a + b + 2))
+		return front * beta_cf(a, b, x) / a;
+	return 1 - front * beta_cf(b, a, 1 - x) / b;
+}
+
+/* Two-sided p of Student's t with DF degrees of freedom: P(|T| >= t). */
+static double t_two_sided(double t, double df)
+{
+	return beta_inc(df / 2, 0.5, df / (df + t * t));
+}
+
+/* The t with P(|T| >= t) = P, by bisection (t_two_sided is monotone). */
+static double t_quantile(double p, double df)
+{
+	double lo = 0, hi = 1e7, mid;
+	int i;
+
+	for (i = 0; i < 200; i++) {
+		mid = (lo + hi) / 2;
+		if (t_two_sided(mid, df) > p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+static int cmd_paired(struct args *a)
+{
+	const struct list *x = &a->a, *y = &a->b;
+	double *d, m, s, half, t, p;
+	int i, n = x->n;
+
+	need(x, 2);
+	need(y, 2);
+	if (x->n != y->n)
+		die("paired: -a has %d values, -b %d: one of each per round",
+		    x->n, y->n);
+	d = xcalloc(n, sizeof(*d));
+	for (i = 0; i < n; i++)
+		d[i] = log(y->v[i]) - log(x->v[i]);
+	m = mean(d, n);
+	s = sd(d, n);
+	half = t_quantile(a->alpha, n - 1) * s / sqrt(n);
+	if (s > 0) {
+		t = m / (s / sqrt(n));
+		p = t_two_sided(fabs(t), n - 1);
+	} else {
+		p = m == 0 ? 1 : 0;
+	}
+	printf("n=%d ratio=%s delta_pct=%s p=%s ci_low_pct=%s ci_high_pct=%s sd_pct=%s\n",
+	       n, FP(exp(m)), FPCT(100 * expm1(m)), FP(p),
+	       FPCT(100 * expm1(m - half)), FPCT(100 * expm1(m + half)),
+	       FPCT(100 * s));
+	free(d);
+	return 0;
+}
+
 static struct args args;
 
 int main(int argc, char **argv)
@@ -714,6 +830,11 @@ int main(int argc, char **argv)
 		parse_args(cmd, "ab", argc - 2, argv + 2, &args);
 		return cmd_effect(&args);
 	}
-	die("unknown command '%s' (summary, calibrate, judge, effect)", cmd);
+	if (!strcmp(cmd, "paired")) {
+		parse_args(cmd, "ab", argc - 2, argv + 2, &args);
+		return cmd_paired(&args);
+	}
+	die("unknown command '%s' (summary, calibrate, judge, effect, paired)",
+	    cmd);
 	return EXIT_USAGE;
 }

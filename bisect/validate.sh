@@ -2,42 +2,55 @@
 # SPDX-License-Identifier: GPL-2.0
 # validate.sh: prove whether fix patches bring the throughput back: apply
 # each patch on top of ON (in a repository perfbisect owns), build, boot and
-# measure it against the baseline BASE with the bisect's sampling and
-# statistics, run the semaphore torture on it, and print a table shaped like
-# the seed's (Tasks Jobs/Min JTI Real CPU Jobs/sec/task idle% vs good).
-# Usage: validate.sh [-t TREE] [-B BASE] [-O ON] [-x TOLERANCE_PCT] [-e SAMPLES]
-#                    [-s SUMMARY_JSON] [-c CULPRIT] [-R] [-C CPUS] [-T TASKS] [-J JOBS]
+# measure it against the baseline BASE, run the semaphore torture on it, and
+# print a table shaped like the seed's (Tasks Jobs/Min JTI Real CPU
+# Jobs/sec/task idle% vs good).
+# Usage: validate.sh [-t TREE] [-B BASE] [-O ON] [-x TOLERANCE_PCT]
+#                    [-r MIN_ROUNDS] [-M MAX_ROUNDS] [-s SUMMARY_JSON]
+#                    [-c CULPRIT] [-R] [-C CPUS] [-T TASKS] [-J JOBS]
 #                    [-k SAMPLES_PER_BOOT] [-w WARMUP] [-W WORKFILE] PATCH...
-#   TREE defaults to the lab with BASE=good and ON=bad. TOLERANCE_PCT
-#   (default 2): a fix is "back to baseline" unless the 95% interval of its
-#   difference to BASE lies entirely below -TOLERANCE_PCT. The kernels are
-#   measured in rounds (one boot each, in turn) against drift. -s adds the "fixes" list to an existing summary.json;
-#   -R skips the torture (only for kernels without the lab's torture test).
-#   -c names the culprit in the table's label for ON.
+#   TREE defaults to the lab with BASE=good and ON=bad. The kernels are
+#   measured in rounds, one fresh boot each per round in a rotating order,
+#   and each fix is compared with BASE round by round (the ratio of the
+#   boots' medians; pbstat paired: a t interval over the rounds), which
+#   cancels the drift of this kind of machine. After MIN_ROUNDS (default
+#   4) rounds continue while a fix is undecided, up to MAX_ROUNDS (8).
+#   A fix is "not back" when the 95% interval of its difference to BASE
+#   lies entirely below -TOLERANCE_PCT (default 2), "back to baseline"
+#   when the interval lies above it, and "back within the noise" when the
+#   interval straddles it after MAX_ROUNDS: not shown slower, but the
+#   noise is wider than the tolerance; the interval is printed.
+#   -s adds the "fixes" list to an existing summary.json; -R skips the
+#   torture (only for kernels without the lab's torture test); -c names
+#   the culprit in the table's label for ON.
 # Every patch is checked with `git apply --check` before anything is built;
-# one that does not apply stops everything with nothing changed.
-# Exit: 0 every fix is back to baseline, 1 some fix is not (or fails the
-# torture), 17 a patch is missing or does not apply, others as bisect.sh.
+# one that does not apply stops everything with nothing changed. The run
+# directory keeps every sample (samples.tsv), the per-boot medians
+# (rounds.tsv), the log, table.txt and summary.json.
+# Exit: 0 every fix is back to baseline (or within the noise), 1 some fix
+# is not (or fails the torture), 17 a patch is missing or does not apply,
+# others as bisect.sh.
 set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	sed -n '3,22s/^# \{0,1\}//p' "$0"
+	sed -n '3,33s/^# \{0,1\}//p' "$0"
 }
 [ "${1:-}" = --help ] && {
 	usage
 	exit 0
 }
-tree='' base='' on='' tol=2 samples=8 summary='' torture=1 cpus=2 culprit=
+tree='' base='' on='' tol=2 rmin=4 rmax=8 summary='' torture=1 cpus=2 culprit=
 mopts=()
-while getopts t:B:O:x:e:s:c:RC:T:J:k:w:W:h opt; do
+while getopts t:B:O:x:r:M:s:c:RC:T:J:k:w:W:h opt; do
 	case $opt in
 	t) tree=$OPTARG ;;
 	B) base=$OPTARG ;;
 	O) on=$OPTARG ;;
 	x) tol=$OPTARG ;;
-	e) samples=$OPTARG ;;
+	r) rmin=$OPTARG ;;
+	M) rmax=$OPTARG ;;
 	s) summary=$OPTARG ;;
 	c) culprit=$OPTARG ;;
 	R) torture=0 ;;
@@ -60,7 +73,8 @@ done
 shift $((OPTIND - 1))
 [ $# -gt 0 ] || pb_die "$PB_USAGE" "no patch given (see --help)"
 pb_is_number "$tol" || pb_die "$PB_USAGE" "tolerance '$tol' is not a number (percent)"
-pb_is_uint "$samples" && [ "$samples" -ge 3 ] || pb_die "$PB_USAGE" "-e needs at least 3 samples"
+pb_is_uint "$rmin" && [ "$rmin" -ge 2 ] || pb_die "$PB_USAGE" "-r '$rmin': at least 2 rounds are needed"
+pb_is_uint "$rmax" && [ "$rmax" -ge "$rmin" ] || pb_die "$PB_USAGE" "-M '$rmax': give at least as many rounds as -r ($rmin)"
 [ -z "$summary" ] || [ -f "$summary" ] || pb_die "$PB_USAGE" "summary '$summary' not found"
 patches=()
 for p in "$@"; do
@@ -102,25 +116,6 @@ for p in "${patches[@]}"; do
 		pb_die "$PB_NOPATCH" "${p##*/} does not apply to ${osha:0:12}: $(head -1 "$work/err")"
 done
 
-# commit_patch FILE: print the commit of FILE applied on ON (fixed dates).
-commit_patch() {
-	local tree author email date subject
-	export GIT_DIR=$vrepo GIT_INDEX_FILE=$work/index
-	git mailinfo "$work/msg" "$work/diff" <"$1" >"$work/info" &&
-		git read-tree "$osha" && git apply --cached "$work/diff" &&
-		tree=$(git write-tree) || return 1
-	author=$(sed -n 's/^Author: //p' "$work/info")
-	email=$(sed -n 's/^Email: //p' "$work/info")
-	date=$(sed -n 's/^Date: //p' "$work/info")
-	subject=$(sed -n 's/^Subject: //p' "$work/info")
-	GIT_AUTHOR_NAME=${author:-perfbisect} GIT_AUTHOR_EMAIL=${email:-perfbisect@localhost} \
-		GIT_AUTHOR_DATE=${date:-"@1671000000 +0000"} \
-		GIT_COMMITTER_NAME=perfbisect GIT_COMMITTER_EMAIL=perfbisect@localhost \
-		GIT_COMMITTER_DATE="@1671000000 +0000" \
-		git commit-tree "$tree" -p "$osha" -F <(printf '%s\n\n' "${subject:-${1##*/}}"; cat "$work/msg")
-	unset GIT_DIR GIT_INDEX_FILE
-}
-
 run=$(pb_new_run validate) || exit
 export PB_RUN_DIR=$run
 pb_info "run directory: $run"
@@ -129,38 +124,73 @@ names=() shas=() repos=()
 names+=("baseline") shas+=("$bsha") repos+=("$repo")
 names+=("unfixed") shas+=("$osha") repos+=("$repo")
 for p in "${patches[@]}"; do
-	c=$(commit_patch "$p") || pb_die "$PB_INTERNAL" "cannot commit ${p##*/}"
+	c=$(pb_commit_patch "$vrepo" "$osha" "$p") || pb_die "$PB_INTERNAL" "cannot commit ${p##*/}"
 	name=${p##*/}
 	names+=("${name%.patch}") shas+=("$c") repos+=("$vrepo")
 	git --git-dir="$vrepo" update-ref "refs/perfbisect/${name%.patch}" "$c"
 done
 
 # Boot-to-boot drift on this kind of machine is larger than the effects
-# sought, so the kernels are measured in rounds, one boot each in turn,
-# and every kernel sees the same stretch of time.
-# Fresh samples of this run only: cached ones come from another time.
+# sought, so the kernels are measured in rounds, one fresh boot each in
+# turn, and each fix is compared with the baseline of its own round.
+# The order rotates from round to round so that no kernel always follows
+# the same one. Cached samples come from another time: none are used.
 measure_cmd=${PB_MEASURE:-$PB_TOP/bisect/measure.sh}
-per_boot=4
-for ((k = 0; k < ${#mopts[@]}; k++)); do
-	[ "${mopts[$k]}" = -n ] && per_boot=${mopts[$((k + 1))]}
-done
-rounds=$(((samples + per_boot - 1) / per_boot))
-for ((round = 1; round <= rounds; round++)); do
-	for i in "${!names[@]}"; do
+nk=${#names[@]}
+printf 'round\tkernel\tcommit\tjpm\tidle\tjti\treal\tcpu\tjpst\ttasks\n' >"$run/samples.tsv"
+printf 'round\tkernel\tcommit\tmedian_jpm\n' >"$run/rounds.tsv"
+# decide I: set verdict/ratio/stat for fix I from the rounds so far;
+# return 0 when decided (back or not back), 1 when the interval straddles.
+decide() {
+	local i=$1 a=() b=() r
+	for ((r = 1; r <= round; r++)); do
+		[ -n "${med[$r, 0]:-}" ] && [ -n "${med[$r, $i]:-}" ] || continue
+		a+=("${med[$r, 0]}") b+=("${med[$r, $i]}")
+	done
+	stat=
+	[ ${#a[@]} -ge 2 ] || return 1
+	stat=$("$pbstat" paired -a "${a[@]}" -b "${b[@]}") || pb_die "$PB_INTERNAL" "pbstat paired failed"
+	lo=$(sed -n 's/.*ci_low_pct=\([-0-9.]*\).*/\1/p' <<<"$stat")
+	hi=$(sed -n 's/.*ci_high_pct=\([-0-9.]*\).*/\1/p' <<<"$stat")
+	awk -v h="$hi" -v l="$lo" -v t="$tol" 'BEGIN { exit !(h < -t || l >= -t) }'
+}
+declare -A med
+round=0
+while ((round < rmax)); do
+	round=$((round + 1))
+	for ((j = 0; j < nk; j++)); do
+		i=$(((j + round - 1) % nk))
 		[ -f "$work/failed-$i" ] && continue
-		pb_info "round $round of $rounds: ${names[$i]} (${shas[$i]:0:12})"
+		pb_info "round $round (at least $rmin, at most $rmax): ${names[$i]} (${shas[$i]:0:12})"
 		"$measure_cmd" "${mopts[@]}" -o "$work/boot" "${repos[$i]}" "${shas[$i]}" >/dev/null 2>>"$run/validate.log"
 		code=$?
+		[ "$code" -eq "$PB_INTERRUPTED" ] && exit "$PB_INTERRUPTED"
 		if [ "$code" -ne 0 ]; then
 			echo "$(cat "$work/boot/outcome" 2>/dev/null || echo nobuild) (code $code)" >"$work/failed-$i"
 		else
-			pb_sample_rows "$work/boot/results" >>"$work/samples-$i"
+			pb_sample_rows "$work/boot/results" >"$work/rows"
+			if [ -s "$work/rows" ]; then
+				cat "$work/rows" >>"$work/samples-$i"
+				tr ' ' '\t' <"$work/rows" | sed "s/^/$round\t${names[$i]}\t${shas[$i]}\t/" >>"$run/samples.tsv"
+				m=$(cut -d' ' -f1 "$work/rows" | xargs "$pbstat" summary |
+					sed -n 's/.*median=\([0-9.]*\).*/\1/p')
+				med[$round, $i]=$m
+				printf '%s\t%s\t%s\t%s\n' "$round" "${names[$i]}" "${shas[$i]}" "$m" >>"$run/rounds.tsv"
+			fi
 		fi
 		rm -rf "${work:?}/boot"
 	done
+	[ -s "$work/samples-0" ] || pb_die "$PB_NORESULT" "the baseline ${bsha:0:12} cannot be measured; see $run/validate.log"
+	((round >= rmin)) || continue
+	open=0
+	for ((i = 2; i < nk; i++)); do
+		[ -f "$work/failed-$i" ] && continue
+		decide "$i" || open=$((open + 1))
+	done
+	[ "$open" -eq 0 ] && break
+	pb_info "round $round: $open fix(es) not decided yet, measuring another round"
 done
-[ -s "$work/samples-0" ] || pb_die "$PB_NORESULT" "the baseline ${bsha:0:12} cannot be measured; see $run/validate.log"
-mapfile -t base_s < <(cut -d' ' -f1 "$work/samples-0")
+pb_info "measured $round rounds; samples in $run/samples.tsv"
 
 echo '[]' >"$work/fixes.json"
 rows=()
@@ -168,33 +198,35 @@ allback=0
 for i in "${!names[@]}"; do
 	name=${names[$i]} sha=${shas[$i]} r=${repos[$i]}
 	mapfile -t s < <(cut -d' ' -f1 "$work/samples-$i" 2>/dev/null)
-	if [ ${#s[@]} -lt 2 ]; then
+	decide "$i"
+	decided=$?
+	if [ ${#s[@]} -lt 2 ] || [ -z "$stat" ]; then
 		verdict="does not build or boot: $(cat "$work/failed-$i" 2>/dev/null)"
+		[ "$i" -eq 0 ] && verdict=baseline
 		jpm=0 ratio=0
 		[ "$i" -ge 2 ] && allback=1
 	else
-		eff=$("$pbstat" effect -a "${base_s[@]}" -b "${s[@]}")
-		delta=$(sed -n 's/.*delta_pct=\([-0-9.]*\).*/\1/p' <<<"$eff")
-		ratio=$(sed -n 's/.*ratio=\([-0-9.]*\).*/\1/p' <<<"$eff")
-		p=$(sed -n 's/.*\bp=\([-0-9.]*\).*/\1/p' <<<"$eff")
-		lo=$(sed -n 's/.*ci_low_pct=\([-0-9.]*\).*/\1/p' <<<"$eff")
-		hi=$(sed -n 's/.*ci_high_pct=\([-0-9.]*\).*/\1/p' <<<"$eff")
+		delta=$(sed -n 's/.*delta_pct=\([-0-9.]*\).*/\1/p' <<<"$stat")
+		ratio=$(sed -n 's/.*ratio=\([-0-9.]*\).*/\1/p' <<<"$stat")
+		n=$(sed -n 's/^n=\([0-9]*\).*/\1/p' <<<"$stat")
 		jpm=$("$pbstat" summary "${s[@]}" | sed -n 's/.*median=\([0-9.]*\).*/\1/p')
-		# Back when the data do not show it slower than the baseline by
-		# more than the tolerance: the interval reaches -tolerance.
-		if awk -v h="$hi" -v t="$tol" 'BEGIN { exit !(h >= -t) }'; then
-			verdict="back to baseline (${delta}%, 95% CI ${lo}%..${hi}%, p=$p)"
-		else
-			verdict="not back: ${delta}% (95% CI ${lo}%..${hi}%, below -${tol}%)"
+		ci="95% CI ${lo}%..${hi}% over $n rounds"
+		if awk -v h="$hi" -v t="$tol" 'BEGIN { exit !(h < -t) }'; then
+			verdict="not back: ${delta}% ($ci, below -${tol}%)"
 			[ "$i" -ge 2 ] && allback=1
+		elif [ "$decided" -eq 0 ]; then
+			verdict="back to baseline (${delta}%, $ci)"
+		else
+			verdict="back within the noise (${delta}%, $ci: not shown slower than -${tol}%)"
 		fi
 		[ "$i" -eq 0 ] && verdict="baseline"
-		[ "$i" -eq 1 ] && verdict="unfixed: ${delta}% (95% CI ${lo}%..${hi}%)"
+		[ "$i" -eq 1 ] && verdict="unfixed: ${delta}% ($ci)"
 	fi
 	if [ "$i" -ge 2 ] && [ "$torture" = 1 ]; then
 		pb_info "semaphore torture on $name (${sha:0:12})"
 		t=$("$PB_TOP/bisect/torture.sh" -C "$cpus" "$r" "$sha" 2>>"$run/validate.log")
 		tc=$?
+		[ "$tc" -eq "$PB_INTERRUPTED" ] && exit "$PB_INTERRUPTED"
 		if [ "$tc" -ne 0 ]; then
 			verdict="rejected: torture ${t:-failed to run (code $tc)}; throughput: $verdict"
 			allback=1
@@ -211,6 +243,7 @@ for i in "${!names[@]}"; do
 			lo = hi = v[1, 1]; for (i = 1; i <= n; i++) { if (v[1, i] < lo) lo = v[1, i]; if (v[1, i] > hi) hi = v[1, i] }
 			printf "%d %.1f %.1f %.0f %.2f %.2f %.4f %.1f", med(7), med(1), (hi - lo) / 2, med(3), med(4), med(5), med(6), med(2) }' \
 		"$work/samples-$i" 2>/dev/null)
+	[ "$i" -eq 0 ] && ratio=1
 	label=$name
 	[ "$i" -eq 0 ] && label="good (${sha:0:12})"
 	[ "$i" -eq 1 ] && label="bad (${culprit:+culprit }${culprit:-$sha}"
@@ -236,10 +269,11 @@ done
 } | tee "$run/table.txt"
 jq -n --arg base "$bsha" --arg on "$osha" --arg repo "$repo" --argjson tol "$tol" \
 	--slurpfile fixes "$work/fixes.json" \
-	'{repo: $repo, base: $base, on: $on, tolerance_pct: $tol, fixes: $fixes[0]}' |
+	--argjson rounds "$round" \
+	'{repo: $repo, base: $base, on: $on, tolerance_pct: $tol, rounds: $rounds, fixes: $fixes[0]}' |
 	pb_atomic_write "$run/summary.json"
 if [ -n "$summary" ]; then
 	jq --slurpfile fixes "$work/fixes.json" '.fixes = $fixes[0]' "$summary" | pb_atomic_write "$summary"
 fi
-echo "results: $run (table.txt, summary.json)"
+echo "results: $run (table.txt, summary.json, samples.tsv, rounds.tsv)"
 exit "$allback"

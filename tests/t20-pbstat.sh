@@ -165,6 +165,27 @@ out1=$("$P" effect -a "${G[@]}" -b "${B[@]}")
 out2=$("$P" effect -a "${G[@]}" -b "${B[@]}")
 is "$out1" "$out2" "effect is deterministic"
 
+# --- paired ------------------------------------------------------------
+# log ratios +0.1, -0.1, 0: mean 0, sd 0.1, t(0.975, 2) = 4.302653,
+# half width 0.1 * 4.302653 / sqrt(3) = 0.248414: exp(-+0.248414) - 1
+check 0 "n=3 ratio=1 delta_pct=0 p=1 ci_low_pct=-21.996 ci_high_pct=28.199 sd_pct=10" \
+	"paired, 3 rounds: t interval on the log ratios" \
+	paired -a 100 100 100 -b 110.517091807565 90.483741803596 100
+# log ratios ln 1.01 .. ln 1.04: mean 0.024633, sd 0.012601, t = 3.9098,
+# t(0.975, 3) = 3.182446: exp(0.024633 -+ 0.020050) - 1
+check 0 "n=4 ratio=1.024939 delta_pct=2.494 p=0.029697 ci_low_pct=0.46 ci_high_pct=4.569 sd_pct=1.26" \
+	"paired, 4 rounds, significant: p from Student's t with 3 df" \
+	paired -a 100 100 100 100 -b 101 102 103 104
+# The drift of the rounds cancels: B is 0.8 x A in every round while the
+# machine's speed triples.
+check 0 "n=4 ratio=0.8 delta_pct=-20 p=0 ci_low_pct=-20 ci_high_pct=-20 sd_pct=0" \
+	"paired, drift between rounds cancels" \
+	paired -a 100 150 200 300 -b 80 120 160 240
+is "$(field ci_high_pct paired --alpha 0.01 -a 100 100 100 -b 110.517091807565 90.483741803596 100)" 77.36 \
+	"paired, --alpha 0.01: t(0.995, 2) = 9.924843"
+usage "paired with unequal lists: round" paired -a 100 100 100 -b 100 100
+usage "paired with one round, 1 sample" paired -a 100 -b 100
+
 # --- bad input ---------------------------------------------------------
 usage "non-numeric abc" summary 1 2 abc
 usage "not a number nan" summary 1 nan 2
@@ -189,13 +210,5 @@ usage "value before any list 42" judge 42 -g "${G[@]}" -b "${B[@]}" -c 1 2 3
 usage "unknown command frobnicate" frobnicate 1 2 3
 usage "no command usage"
 
-# --- style -------------------------------------------------------------
-cp=${PERFBISECT_HOME:-$HOME/.cache/perfbisect}/linux-6.1/scripts/checkpatch.pl
-if [ -x "$cp" ]; then
-	run_rc "$cp" --no-tree -f --terse --show-types "$T_TOP/bisect/pbstat.c"
-	is "$rc $(grep -c 'ERROR\|WARNING' "$T_TMP/out")" "0 0" "pbstat.c is checkpatch clean"
-else
-	pass "# SKIP checkpatch.pl not found at $cp"
-fi
-
+# checkpatch.pl on pbstat.c: tests/t05-lint.sh.
 done_testing

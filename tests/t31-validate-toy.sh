@@ -41,25 +41,34 @@ snapshot() {
 }
 before=$(snapshot)
 
-run_rc "$v" -t "$toy" -B good -O bad -e 6 "$T_TMP/back.patch"
+run_rc "$v" -t "$toy" -B good -O bad -r 3 "$T_TMP/back.patch"
 is "$rc" 0 "a fix back to baseline: exit 0"
-like "$(cat "$T_TMP/out")" 'bad \+ back +[^|]*back to baseline .*torture pass' "table row says back to baseline, torture pass"
+like "$(cat "$T_TMP/out")" 'bad \+ back +[^|]*back (to baseline|within the noise) .*torture pass' "table row says back, torture pass"
 latest=$PERFBISECT_HOME/runs/latest
 is "$(jq -r '.fixes[0].name' "$latest/summary.json")" back "summary.json fixes[0].name"
 like "$(jq -c '.fixes[0]' "$latest/summary.json")" '"jpm":[0-9.]+,"ratio_to_good":(0\.9[89]|1[.,])' "summary.json fixes[0] has jpm and ratio_to_good"
+rounds=$(jq -r '.rounds' "$latest/summary.json")
+if [ "$rounds" -ge 3 ] && [ "$rounds" -le 8 ]; then
+	pass "between -r 3 and the default cap of 8 rounds ($rounds)"
+else
+	fail "between -r 3 and the default cap of 8 rounds (got '$rounds')"
+fi
+is "$(($(wc -l <"$latest/samples.tsv") - 1))" $((rounds * 3 * 4)) "samples.tsv keeps every sample: rounds x 3 kernels x 4"
+is "$(($(wc -l <"$latest/rounds.tsv") - 1))" $((rounds * 3)) "rounds.tsv: one median per kernel and round"
+is "$(awk -F'\t' '$1 == 2 { print $2; exit }' "$latest/rounds.tsv")" unfixed "the order rotates: round 2 starts with the second kernel"
 like "$(cat "$T_TMP/out")" 'Tasks +Jobs/Min .*JTI +Real +CPU +Jobs/sec/task +idle% +vs good' "table has the seed's columns"
 
-run_rc "$v" -t "$toy" -B good -O bad -e 6 "$T_TMP/back.patch" "$T_TMP/partial.patch"
+run_rc "$v" -t "$toy" -B good -O bad -r 3 "$T_TMP/back.patch" "$T_TMP/partial.patch"
 is "$rc" 1 "one fix not back: exit 1"
-like "$(grep '^bad + partial' "$T_TMP/out")" 'not back: -[12][0-9.]*%' "partial fix: the measured gap"
+like "$(grep '^bad + partial' "$T_TMP/out")" 'not back: -[12][0-9.]*% \(95% CI -[0-9.]+%..-[0-9.]+% over [0-9]+ rounds' "partial fix: the measured gap and its interval"
 
-run_rc "$v" -t "$toy" -B good -O bad -e 6 "$T_TMP/racy.patch"
+run_rc "$v" -t "$toy" -B good -O bad -r 3 "$T_TMP/racy.patch"
 is "$rc" 1 "fast fix that fails the torture: exit 1"
 like "$(grep '^bad + racy' "$T_TMP/out")" 'rejected: torture fail' "fast but racy fix rejected by the torture"
 
 calls=$(wc -l <"$STUB_LOG")
 runs=$(find "$PERFBISECT_HOME/runs" -mindepth 1 -maxdepth 1 -type d | wc -l)
-run_rc "$v" -t "$toy" -B good -O bad -e 6 "$T_TMP/back.patch" "$T_TMP/broken.patch"
+run_rc "$v" -t "$toy" -B good -O bad -r 3 "$T_TMP/back.patch" "$T_TMP/broken.patch"
 is "$rc" 17 "a patch that does not apply: exit 17"
 is "$(wc -l <"$T_TMP/err")" 1 "one-line error"
 like "$(cat "$T_TMP/err")" 'broken.patch does not apply' "the error names the patch"
@@ -69,5 +78,9 @@ run_rc "$v" -t "$toy" -B good -O bad "$T_TMP/missing.patch"
 is "$rc" 17 "a missing patch: exit 17"
 run_rc "$v" -t "$toy" -B good -O bad -x lots "$T_TMP/back.patch"
 is "$rc" 2 "tolerance not a number: exit 2"
+run_rc "$v" -t "$toy" -B good -O bad -r 1 "$T_TMP/back.patch"
+is "$rc:$(cat "$T_TMP/err")" "2:validate.sh: error: -r '1': at least 2 rounds are needed" "one round is too few: exit 2"
+run_rc "$v" -t "$toy" -B good -O bad -r 5 -M 4 "$T_TMP/back.patch"
+is "$rc" 2 "a cap below the minimum rounds: exit 2"
 is "$(snapshot)" "$before" "user's tree byte-for-byte unchanged"
 done_testing

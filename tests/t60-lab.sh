@@ -7,6 +7,8 @@
 set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=../bisect/lib.sh
+. "$T_TOP/bisect/lib.sh"
 b=$T_TOP/bisect
 export PB_QUIET=1
 
@@ -63,16 +65,8 @@ done
 # port of the seed patch must be caught.
 vrepo=$T_TMP/v
 git clone -q --shared --bare "$lab" "$vrepo"
-# on_bad PATCH: print the commit of PATCH applied on bad, in $vrepo.
-on_bad() {
-	GIT_DIR=$vrepo GIT_INDEX_FILE=$T_TMP/idx2 git read-tree bad &&
-		GIT_DIR=$vrepo GIT_INDEX_FILE=$T_TMP/idx2 git apply --cached "$1" &&
-		GIT_DIR=$vrepo GIT_COMMITTER_DATE="@1671000000 +0000" GIT_AUTHOR_DATE="@1671000000 +0000" \
-			GIT_INDEX_FILE=$T_TMP/idx2 git -c user.name=t -c user.email=t@t commit-tree \
-			"$(GIT_DIR=$vrepo GIT_INDEX_FILE=$T_TMP/idx2 git write-tree)" -p bad -m "test: ${1##*/}"
-}
-fixa=$(on_bad "$T_TOP/patches/fixes/fix-a-semaphore-lock-stealing.patch")
-straight=$(on_bad "$T_TOP/patches/test/straight-port-of-seed-patch.patch")
+fixa=$(pb_commit_patch "$vrepo" bad "$T_TOP/patches/fixes/fix-a-semaphore-lock-stealing.patch")
+straight=$(pb_commit_patch "$vrepo" bad "$T_TOP/patches/test/straight-port-of-seed-patch.patch")
 for k in "good $lab good" "bad $lab bad" "fix-A $vrepo $fixa"; do
 	read -r name repo rev <<<"$k"
 	run_rc "$b/torture.sh" "$repo" "$rev"
