@@ -4,10 +4,19 @@
 # (bench/naive/step.sh: in-tree build without ccache, one boot, one sample,
 # a threshold from one good and one bad run), timed in the same session as
 # perfbisect (bench/bisect.sh gives perfbisect's cold and warm figures).
-# Usage: bench/compare.sh [RESULT_FILE]   (default bench/results/compare.txt)
+# Holds perfbisect's build lock for the whole run.
+# Usage: bench/compare.sh [RESULT_FILE]   (default bench/results/compare.txt, appended)
+#   BENCH_NAIVE_DIR=DIR        scratch dir, emptied first (default /tmp/perfbisect-naive)
+#   BENCH_NAIVE_APPEND='...'   more guest parameters, e.g. pb_workfile=few_bkl
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=../bisect/lib.sh
+. "$top/bisect/lib.sh"
 out=${1:-$top/bench/results/compare.txt}
+extra=${BENCH_NAIVE_APPEND:-}
+case $extra in
+*[!a-z0-9_=\ ]*) pb_die "$PB_USAGE" "BENCH_NAIVE_APPEND='$extra': only pb_name=value words" ;;
+esac
 lab=$("$top/bisect/lab.sh") || exit
 desc=$(dirname "$lab")/lab.json
 cpio=$("$top/bisect/initramfs.sh") || exit
@@ -15,6 +24,9 @@ cfg=$("$top/bisect/build.sh" "$lab" good)/config || exit
 work=${BENCH_NAIVE_DIR:-/tmp/perfbisect-naive}
 rm -rf "$work"
 mkdir -p "$(dirname "$out")"
+pb_lock_wait "$PB_BUILD_LOCK" "the kernel build slot (one build at a time on this machine)"
+# No ccache, as in a tree of one's own: drop ccache's wrappers from PATH.
+PATH=$(tr : '\n' <<<"$PATH" | grep -v ccache | paste -sd:)
 start=$SECONDS
 git clone -q "$lab" "$work/linux" || exit
 cd "$work/linux" || exit
@@ -25,13 +37,13 @@ naive_jpm() {
 		timeout 600 qemu-system-x86_64 -accel tcg,thread=multi -smp 2 -m 1024 -nodefaults \
 			-display none -no-reboot -nic none -serial file:console.log \
 			-kernel arch/x86/boot/bzImage -initrd "$cpio" \
-			-append "console=ttyS0 panic=-1 pb_payload=aim pb_samples=1 pb_warmup=0" &&
+			-append "console=ttyS0 panic=-1 pb_payload=aim pb_samples=1 pb_warmup=0 $extra" &&
 		grep -a '^PERFBISECT sample=' console.log | sed 's/.* jpm=\([0-9.]*\).*/\1/' | head -1
 }
 g=$(naive_jpm good) && b=$(naive_jpm bad) || exit
 thr=$(awk -v g="$g" -v b="$b" 'BEGIN { printf "%.1f", (g + b) / 2 }')
 git bisect start -q bad good >/dev/null
-git bisect run "$top/bench/naive/step.sh" "$cfg" "$cpio" "$thr" >"$work/bisect.log" 2>&1
+git bisect run "$top/bench/naive/step.sh" "$cfg" "$cpio" "$thr" "$extra" >"$work/bisect.log" 2>&1
 found=$(sed -n 's/^\([0-9a-f]\{40\}\) is the first bad commit$/\1/p' "$work/bisect.log")
 steps=$(git bisect log | grep -c '^git bisect \(good\|bad\|skip\) ')
 git bisect reset -q
@@ -41,4 +53,5 @@ git bisect reset -q
 	printf '%-34s %7s %6s %7s  %s\n' "naive git bisect run script" $((SECONDS - start)) "$steps" $((steps + 2)) \
 		"$([ "$found" = "$(jq -r .culprit "$desc")" ] && echo right || echo "WRONG (${found:0:12})")"
 	echo "# naive threshold $thr from one good ($g) and one bad ($b) sample"
-} | tee "$out"
+	echo "# guest parameters: pb_payload=aim pb_samples=1 pb_warmup=0 $extra"
+} | tee -a "$out"
