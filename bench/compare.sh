@@ -32,21 +32,16 @@ git clone -q "$lab" "$work/linux" || exit
 cd "$work/linux" || exit
 # naive_jpm REV: build REV in the tree and print one jobs/min sample.
 naive_jpm() {
-	git checkout -q "$1" && cp "$cfg" .config && make olddefconfig >/dev/null 2>&1 &&
-		make -j"$(nproc)" bzImage >build.log 2>&1 &&
-		timeout 600 qemu-system-x86_64 -accel tcg,thread=multi -smp 2 -m 1024 -nodefaults \
-			-display none -no-reboot -nic none -serial file:console.log \
-			-kernel arch/x86/boot/bzImage -initrd "$cpio" \
-			-append "console=ttyS0 panic=-1 pb_payload=aim pb_samples=1 pb_warmup=0 $extra" &&
-		grep -a '^PERFBISECT sample=' console.log | sed 's/.* jpm=\([0-9.]*\).*/\1/' | head -1
+	git checkout -q "$1" && "$top/bench/naive/step.sh" "$cfg" "$cpio" - "$extra"
 }
 g=$(naive_jpm good) && b=$(naive_jpm bad) || exit
 thr=$(awk -v g="$g" -v b="$b" 'BEGIN { printf "%.1f", (g + b) / 2 }')
-git bisect start -q bad good >/dev/null
+git bisect start bad good >/dev/null || exit
 git bisect run "$top/bench/naive/step.sh" "$cfg" "$cpio" "$thr" "$extra" >"$work/bisect.log" 2>&1
 found=$(sed -n 's/^\([0-9a-f]\{40\}\) is the first bad commit$/\1/p' "$work/bisect.log")
-steps=$(git bisect log | grep -c '^git bisect \(good\|bad\|skip\) ')
-git bisect reset -q
+[ -n "$found" ] || echo "no culprit: see $work/bisect.log" >&2
+steps=$(grep -c '^running ' "$work/bisect.log")
+git bisect reset >/dev/null 2>&1
 {
 	echo "# bench/compare.sh on $(hostname), $(date -u '+%F %T UTC'); $(nproc) cores, TCG, 2 vCPUs"
 	printf '%-34s %7s %6s %7s  %s\n' approach wall_s steps builds culprit
