@@ -5,11 +5,13 @@
 # and reports the coefficient of variation within each boot and across the
 # boots' medians.
 # Usage: bench/noise.sh [-b BOOTS] [-n SAMPLES] [-t REPO] [-r REV] [RESULT_FILE]
-#   default: 3 boots x 6 samples of the vanilla 6.1 import; the settings
-#   tried are in SETTINGS below (tasks, jobs per task, workfile, extra flags).
+#   default: 3 boots x 6 samples of the lab's good kernel; the settings
+#   tried are in SETTINGS below (tasks, jobs per task, workfile, vCPUs).
+#   -icount (measure.sh -I) is left out: 18% CV and several times slower
+#   when it was tried (bench/README.md).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-boots=3 samples=6 repo='' rev=v6.1-debian
+boots=3 samples=6 repo='' rev=good
 while getopts b:n:t:r: opt; do
 	case $opt in
 	b) boots=$OPTARG ;;
@@ -21,25 +23,34 @@ while getopts b:n:t:r: opt; do
 done
 shift $((OPTIND - 1))
 out=${1:-$top/bench/results/noise.txt}
-[ -n "$repo" ] || repo=$("$top/bisect/kernel-src.sh") || exit
-pbstat=$(PB_QUIET=1 bash -c '. "$1/bisect/lib.sh"; pb_tool pbstat' _ "$top") || exit
+[ -n "$repo" ] || repo=$("$top/bisect/lab.sh") || exit
+# shellcheck source=../bisect/lib.sh
+. "$top/bisect/lib.sh"
+pbstat=$(PB_QUIET=1 pb_tool pbstat) || exit
 SETTINGS=(
-	"-T 20 -J 20 -W bkl"
+	"-T 50 -J 10 -W high_systime"
+	"-T 50 -J 40 -W high_systime"
+	"-T 50 -J 160 -W high_systime"
+	"-T 50 -J 40 -W high_systime -C 1"
+	"-T 50 -J 160 -W high_systime -C 1"
 	"-T 100 -J 20 -W bkl"
-	"-T 100 -J 60 -W bkl"
-	"-T 100 -J 60 -W bkl -I"
-	"-T 100 -J 60 -W high_systime"
 )
+# host_steal: print the host's steal and total CPU time (USER_HZ ticks):
+# the time the hypervisor under this machine gave to someone else.
+host_steal() {
+	awk '$1 == "cpu" { t = 0; for (i = 2; i <= NF; i++) t += $i; print $9, t }' /proc/stat
+}
 mkdir -p "$(dirname "$out")" || exit
 tmp=$(mktemp -d) || exit
 trap 'rm -rf "$tmp"' EXIT
 {
 	echo "# bench/noise.sh on $(hostname), $(date -u '+%F %T UTC'); $(nproc) cores; kernel $rev of $repo"
-	echo "# $boots boots x $samples samples (after 1 warm-up) per setting, 2 vCPUs, TCG"
-	printf '%-32s %10s %9s %22s %10s %8s\n' setting median_jpm sample_s "within-boot CV% (each)" across_CV% wall_s
+	echo "# $boots boots x $samples samples (after 1 warm-up) per setting, 2 vCPUs unless -C, TCG"
+	printf '%-32s %10s %9s %22s %10s %8s %7s\n' setting median_jpm sample_s "within-boot CV% (each)" across_CV% wall_s steal%
 	for s in "${SETTINGS[@]}"; do
 		read -ra opts <<<"$s"
 		meds=() cvs=() start=$SECONDS real=''
+		read -r st0 tot0 < <(host_steal)
 		for i in $(seq 1 "$boots"); do
 			PB_QUIET=1 "$top/bisect/measure.sh" "${opts[@]}" -n "$samples" -w 1 -o "$tmp/b$i" "$repo" "$rev" >/dev/null 2>&1 || {
 				echo "measure failed for '$s' (boot $i)"
@@ -53,10 +64,12 @@ trap 'rm -rf "$tmp"' EXIT
 			rm -rf "$tmp/b$i"
 		done
 		all=$("$pbstat" summary "${meds[@]}")
-		printf '%-32s %10s %9s %22s %10s %8s\n' "$s" "$(sed -n 's/.*median=\([0-9.]*\).*/\1/p' <<<"$all")" \
+		read -r st1 tot1 < <(host_steal)
+		printf '%-32s %10s %9s %22s %10s %8s %7s\n' "$s" "$(sed -n 's/.*median=\([0-9.]*\).*/\1/p' <<<"$all")" \
 			"$real" "$(
 				IFS=/
 				echo "${cvs[*]}"
-			)" "$(sed -n 's/.*cv_pct=\([0-9.]*\).*/\1/p' <<<"$all")" $((SECONDS - start))
+			)" "$(sed -n 's/.*cv_pct=\([0-9.]*\).*/\1/p' <<<"$all")" $((SECONDS - start)) \
+			"$(awk -v a=$((st1 - st0)) -v b=$((tot1 - tot0)) 'BEGIN { printf "%.1f", b ? 100 * a / b : 0 }')"
 	done
 } | tee "$out"

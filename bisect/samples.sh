@@ -10,7 +10,9 @@
 #   -d  only print the cache directory (samples, meta.json) of REV
 #   MEASURE_OPTIONs go to measure.sh (-c, -C, -m, -T, -J, -n, -w, -W);
 #   PB_MEASURE replaces measure.sh (tests use a stub with the same contract);
-#   with PB_RUN_DIR set, every build or boot done is logged to builds.jsonl.
+#   with PB_RUN_DIR set, every build or boot done is logged to builds.jsonl;
+#   PB_RESULTS moves the cache (default $PERFBISECT_HOME/results), e.g. to
+#   an empty directory for a run that must measure everything afresh.
 # Prints "jpm" values one per line; meta.json next to them holds build and
 # boot seconds, ccache hits and the image hash. Exit: 0, or the measure
 # code of the failing build or boot (cached: a broken build is not retried).
@@ -19,7 +21,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	sed -n '3,17s/^# \{0,1\}//p' "$0"
+	sed -n '3,19s/^# \{0,1\}//p' "$0"
 }
 [ "${1:-}" = --help ] && {
 	usage
@@ -50,7 +52,7 @@ pb_is_uint "$min" && pb_is_uint "$max_boots" || pb_die "$PB_USAGE" "-n and -N ta
 
 measure=${PB_MEASURE:-$PB_TOP/bisect/measure.sh}
 key=$(pb_measure_key "$repo" "$sha" "$measure" "${mopts[@]}") || exit
-dir="$PERFBISECT_HOME/results/$key"
+dir="${PB_RESULTS:-$PERFBISECT_HOME/results}/$key"
 if [ "$print_dir" = 1 ]; then
 	echo "$dir"
 	exit 0

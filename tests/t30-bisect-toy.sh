@@ -92,6 +92,15 @@ run_rc "$b/bisect.sh" -t "$toy" -g start -b tip -e 6 -n 4 -i 4 -N 8
 is "$rc:$(jq -r .culprit "$latest/summary.json")" "0:$culprit" "second run: same culprit"
 is "$(wc -l <"$STUB_LOG")" "$calls" "second run: every measurement from the cache"
 is "$(jq .builds "$latest/summary.json"):$(jq .boots "$latest/summary.json")" "0:0" "second run: no builds, no boots"
+# An independent repeat: a fresh results cache (PB_RESULTS) and no state.
+rm -rf "$(readlink -f "$latest/state")"
+PB_RESULTS=$T_TMP/fresh-results run_rc "$b/bisect.sh" -t "$toy" -g start -b tip -e 6 -n 4 -i 4 -N 8
+is "$rc:$(jq -r .culprit "$latest/summary.json")" "0:$culprit" "PB_RESULTS, fresh cache: same culprit"
+if [ "$(wc -l <"$STUB_LOG")" -gt "$calls" ] && [ -n "$(ls "$T_TMP/fresh-results")" ]; then
+	pass "PB_RESULTS, fresh cache: measured again, into PB_RESULTS"
+else
+	fail "PB_RESULTS, fresh cache: measured again, into PB_RESULTS"
+fi
 
 # Interrupted run: a Ctrl-C in the middle, then the same command resumes.
 rm -rf "$PERFBISECT_HOME/bisect" "$PERFBISECT_HOME/results"

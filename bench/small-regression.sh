@@ -1,0 +1,70 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# small-regression.sh: how do the approaches cope when the regression is of
+# the order of the noise? The lab bisected with the few_bkl workfile, which
+# leaves almost none of the BKL sites in the mix, RUNS times over, each run
+# measuring everything afresh (an empty results cache, no saved state), and
+# optionally NAIVE_RUNS times with bench/compare.sh (the naive script, same
+# workfile). Counts right culprits, wrong ones and "cannot decide".
+# Usage: bench/small-regression.sh [-r RUNS] [-n NAIVE_RUNS] [-W WORKFILE] [RESULT_FILE]
+#   defaults: 3 perfbisect runs, 0 naive runs (about 45 min each: every
+#   step is a build without ccache), workfile few_bkl; results are appended
+#   to bench/results/small-regression.txt.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=../bisect/lib.sh
+. "$top/bisect/lib.sh"
+runs=3 naive=0 workfile=few_bkl
+while getopts r:n:W: opt; do
+	case $opt in
+	r) runs=$OPTARG ;;
+	n) naive=$OPTARG ;;
+	W) workfile=$OPTARG ;;
+	*) pb_die "$PB_USAGE" "usage: bench/small-regression.sh [-r RUNS] [-n NAIVE_RUNS] [-W WORKFILE] [RESULT_FILE]" ;;
+	esac
+done
+shift $((OPTIND - 1))
+pb_is_uint "$runs" && pb_is_uint "$naive" || pb_die "$PB_USAGE" "-r and -n take counts"
+out=${1:-$top/bench/results/small-regression.txt}
+lab=$("$top/bisect/lab.sh") || exit
+want=$(jq -r .culprit "$(dirname "$lab")/lab.json") || exit
+mkdir -p "$(dirname "$out")" || exit
+tmp=$(mktemp -d) || exit
+trap 'rm -rf "$tmp"' EXIT
+
+{
+	echo "# bench/small-regression.sh on $(hostname), $(date -u '+%F %T UTC'); $(nproc) cores, TCG; workfile $workfile"
+	printf '%-22s %4s %7s %5s  %s\n' approach run wall_s exit answer
+} | tee -a "$out"
+right=0 wrong=0 unsure=0
+for ((i = 1; i <= runs; i++)); do
+	start=$SECONDS
+	PB_RESULTS=$tmp/results-$i "$top/bisect/bisect.sh" -W "$workfile" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	run=$(readlink -f "$PERFBISECT_HOME/runs/latest")
+	found=$(jq -r '.culprit // empty' "$run/summary.json" 2>/dev/null)
+	case $rc in
+	0)
+		if [ "$found" = "$want" ]; then
+			answer=right right=$((right + 1))
+		else
+			answer="WRONG (${found:0:12})" wrong=$((wrong + 1))
+		fi
+		;;
+	"$PB_NOREGRESSION" | "$PB_UNDECIDED")
+		answer="cannot decide: $(tail -1 "$tmp/err" | cut -c1-110)" unsure=$((unsure + 1))
+		;;
+	*)
+		answer="failed: $(tail -1 "$tmp/err" | cut -c1-110)"
+		;;
+	esac
+	printf '%-22s %4s %7s %5s  %s\n' perfbisect "$i" $((SECONDS - start)) "$rc" "$answer" | tee -a "$out"
+	# The next run must not resume this one.
+	[ -L "$run/state" ] && rm -rf "$(readlink -f "$run/state")"
+done
+echo "# perfbisect: $right right, $wrong wrong, $unsure cannot decide, of $runs runs" | tee -a "$out"
+for ((i = 1; i <= naive; i++)); do
+	BENCH_NAIVE_APPEND="pb_workfile=$workfile" "$top/bench/compare.sh" "$tmp/naive-$i.txt" >/dev/null 2>&1
+	line=$(grep '^naive' "$tmp/naive-$i.txt")
+	printf '%-22s %4s %s\n' naive "$i" "${line#naive git bisect run script}" | tee -a "$out"
+done
