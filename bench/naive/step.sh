@@ -22,4 +22,5 @@ jpm=$(grep -a '^PERFBISECT sample=' console.log | sed 's/.* jpm=\([0-9.]*\).*/\1
 	exit 0
 }
 echo "jpm=$jpm threshold=$threshold" >&2
-awk -v j="$jpm" -v t="$threshold" 'BEGIN { exit !(j < t) }'
+# 0 (good) at or above the threshold, 1 (bad) below it.
+awk -v j="$jpm" -v t="$threshold" 'BEGIN { exit j < t }'
