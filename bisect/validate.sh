@@ -221,6 +221,10 @@ for i in "${!names[@]}"; do
 		fi
 		[ "$i" -eq 0 ] && verdict="baseline"
 		[ "$i" -eq 1 ] && verdict="unfixed: ${delta}% ($ci)"
+		# Nothing to bring back when ON is not measurably slower.
+		if [ "$i" -eq 1 ] && awk -v h="$hi" -v t="$tol" 'BEGIN { exit !(h >= -t) }'; then
+			pb_warn "ON ${sha:0:12} is not measurably slower than BASE ${bsha:0:12} (${delta}%, $ci): the verdicts below say little"
+		fi
 	fi
 	if [ "$i" -ge 2 ] && [ "$torture" = 1 ]; then
 		pb_info "semaphore torture on $name (${sha:0:12})"

@@ -35,6 +35,12 @@ git -C "$toy" checkout -q -b work bad
 mkpatch back 1000 0
 mkpatch partial 800 0
 mkpatch racy 1010 1
+# a patch on good, for validating good against itself
+git -C "$toy" checkout -q good 2>/dev/null
+printf 'x\n' >"$toy/notes" && git -C "$toy" add notes && cm "notes"
+git -C "$toy" format-patch -q -1 --stdout >"$T_TMP/notes.patch"
+git -C "$toy" checkout -q work 2>/dev/null
+git -C "$toy" reset -q --hard bad
 printf -- '--- a/nosuch\n+++ b/nosuch\n@@ -1 +1 @@\n-x\n+y\n' >"$T_TMP/broken.patch"
 snapshot() {
 	(cd "$toy" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum)
@@ -65,6 +71,10 @@ like "$(grep '^bad + partial' "$T_TMP/out")" 'not back: -[12][0-9.]*% \(95% CI -
 run_rc "$v" -t "$toy" -B good -O bad -r 3 "$T_TMP/racy.patch"
 is "$rc" 1 "fast fix that fails the torture: exit 1"
 like "$(grep '^bad + racy' "$T_TMP/out")" 'rejected: torture fail' "fast but racy fix rejected by the torture"
+
+# ON no slower than BASE: the validation runs, with a warning.
+run_rc "$v" -t "$toy" -B good -O good -r 3 -M 3 -R "$T_TMP/notes.patch"
+like "$rc:$(cat "$T_TMP/err")" '^0:.*warning: ON [0-9a-f]{12} is not measurably slower than BASE' "ON no slower than BASE: warned, not refused"
 
 calls=$(wc -l <"$STUB_LOG")
 runs=$(find "$PERFBISECT_HOME/runs" -mindepth 1 -maxdepth 1 -type d | wc -l)
