@@ -119,7 +119,6 @@ done
 run=$(pb_new_run validate) || exit
 export PB_RUN_DIR=$run
 pb_info "run directory: $run"
-# measure NAME REPO SHA: print the samples of one kernel (cached).
 names=() shas=() repos=()
 names+=("baseline") shas+=("$bsha") repos+=("$repo")
 names+=("unfixed") shas+=("$osha") repos+=("$repo")
@@ -139,8 +138,9 @@ measure_cmd=${PB_MEASURE:-$PB_TOP/bisect/measure.sh}
 nk=${#names[@]}
 printf 'round\tkernel\tcommit\tjpm\tidle\tjti\treal\tcpu\tjpst\ttasks\n' >"$run/samples.tsv"
 printf 'round\tkernel\tcommit\tmedian_jpm\n' >"$run/rounds.tsv"
-# decide I: set verdict/ratio/stat for fix I from the rounds so far;
-# return 0 when decided (back or not back), 1 when the interval straddles.
+# decide I: compare kernel I with the baseline over the rounds so far
+# (pbstat paired) into stat, lo and hi; return 0 when decided (the
+# interval lies below or above -tol), 1 when it straddles -tol.
 decide() {
 	local i=$1 a=() b=() r
 	for ((r = 1; r <= round; r++)); do
