@@ -5,9 +5,12 @@
 # range (everything cached). Steps, builds, ccache hit rate, samples per
 # step, and whether the culprit is right. Uses its own PERFBISECT_HOME;
 # reuses the imported kernel tree.
-# Usage: bench/bisect.sh [RESULT_FILE]   (default bench/results/bisect.txt)
+# Usage: bench/bisect.sh [-w] [RESULT_FILE]   (default bench/results/bisect.txt, appended)
+#   -w  skip the cold run: the warm runs use the ccache of $PERFBISECT_HOME
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
+warm_only=0
+[ "${1:-}" = -w ] && warm_only=1 && shift
 out=${1:-$top/bench/results/bisect.txt}
 main_home=${PERFBISECT_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/perfbisect}
 "$top/bisect/kernel-src.sh" >/dev/null || exit
@@ -15,6 +18,7 @@ export PERFBISECT_HOME=${BENCH_HOME:-/tmp/perfbisect-bench-bisect}
 rm -rf "$PERFBISECT_HOME"
 mkdir -p "$PERFBISECT_HOME" "$(dirname "$out")"
 ln -s "$main_home/linux-6.1" "$PERFBISECT_HOME/linux-6.1"
+[ "$warm_only" = 1 ] && ln -s "$main_home/ccache" "$PERFBISECT_HOME/ccache"
 
 # one LABEL: run the lab bisect and print one line of figures.
 one() {
@@ -34,8 +38,8 @@ one() {
 {
 	echo "# bench/bisect.sh on $(hostname), $(date -u '+%F %T UTC'); $(nproc) cores, TCG, 2 vCPUs"
 	printf '%-28s %7s %6s %7s %8s %8s %8s  %s\n' run wall_s steps builds hits misses samples/kernel culprit
-	one "cold ccache"
+	[ "$warm_only" = 1 ] || one "cold ccache"
 	rm -rf "$PERFBISECT_HOME"/{images,results,bisect,trees,validate,torture}
 	one "warm ccache"
 	one "second run (all cached)"
-} | tee "$out"
+} | tee -a "$out"
