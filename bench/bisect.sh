@@ -26,10 +26,10 @@ one() {
 	"$top/bisect/bisect.sh" >"$PERFBISECT_HOME/$1.out" 2>"$PERFBISECT_HOME/$1.err"
 	rc=$?
 	run=$(readlink -f "$PERFBISECT_HOME/runs/latest")
-	jq -r --arg label "$1" --argjson wall $((SECONDS - start)) --arg rc "$rc" \
+	jq -r --arg name "$1" --argjson wall $((SECONDS - start)) --arg rc "$rc" \
 		--arg expected "$(jq -r .culprit "$PERFBISECT_HOME/lab/lab.json")" \
 		--slurpfile r <(cat "$run/results.jsonl") \
-		'[$label, $wall, .steps, .builds,
+		'[$name, $wall, .steps, .builds,
 		  ([$r[] | .ccache_hits // 0] | add), ([$r[] | .ccache_misses // 0] | add),
 		  ([$r[] | .samples | length] | add / length | . * 10 | round / 10),
 		  (if .culprit == $expected then "right" else "WRONG (exit " + $rc + ")" end)] | @tsv' \
