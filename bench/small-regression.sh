@@ -39,10 +39,13 @@ trap 'rm -rf "$tmp"' EXIT
 right=0 wrong=0 unsure=0
 for ((i = 1; i <= runs; i++)); do
 	start=$SECONDS
+	before=$(readlink -f "$PERFBISECT_HOME/runs/latest" 2>/dev/null)
 	PB_RESULTS=$tmp/results-$i "$top/bisect/bisect.sh" -W "$workfile" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
-	run=$(readlink -f "$PERFBISECT_HOME/runs/latest")
-	found=$(jq -r '.culprit // empty' "$run/summary.json" 2>/dev/null)
+	run=$(readlink -f "$PERFBISECT_HOME/runs/latest" 2>/dev/null)
+	# A bisect that stopped before making a run directory left latest alone.
+	[ "$run" != "$before" ] || run=''
+	found=$(jq -r '.culprit // empty' "${run:-/nonexistent}/summary.json" 2>/dev/null)
 	case $rc in
 	0)
 		if [ "$found" = "$want" ]; then
@@ -60,7 +63,7 @@ for ((i = 1; i <= runs; i++)); do
 	esac
 	printf '%-22s %4s %7s %5s  %s\n' perfbisect "$i" $((SECONDS - start)) "$rc" "$answer" | tee -a "$out"
 	# The next run must not resume this one.
-	[ -L "$run/state" ] && rm -rf "$(readlink -f "$run/state")"
+	[ -n "$run" ] && [ -L "$run/state" ] && rm -rf "$(readlink -f "$run/state")"
 done
 echo "# perfbisect: $right right, $wrong wrong, $unsure cannot decide, of $runs runs" | tee -a "$out"
 for ((i = 1; i <= naive; i++)); do
