@@ -5,6 +5,13 @@
 # and pass the torture; the straight port of the seed patch is rejected by
 # the torture; a patch that does not apply changes nothing. Reuses the
 # builds and measurements of t70 where they match.
+#
+# Tolerance: a ratio of two boots varies by 14-21% (sd) from round to round
+# on this TCG machine, and four runs of the same kernels put the fixes
+# between -19% and +15% of good (bench/README.md). The default 2% cannot
+# be resolved here, so the test asks whether the fix recovers the
+# regression: not shown more than 25% below good, while the unfixed
+# kernel is 62-76% below. A fix that does nothing still fails.
 set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -13,13 +20,16 @@ fa=$T_TOP/patches/fixes/fix-a-semaphore-lock-stealing.patch
 fb=$T_TOP/patches/fixes/fix-b-spinlock-bkl.patch
 sp=$T_TOP/patches/test/straight-port-of-seed-patch.patch
 
-"$b/validate.sh" "$fa" "$fb" >"$T_TMP/out" 2>"$T_TMP/err"
+"$b/validate.sh" -x 25 "$fa" "$fb" >"$T_TMP/out" 2>"$T_TMP/err"
 rc=$?
 sed 's/^/# /' "$T_TMP/out"
 is "$rc" 0 "fix A and fix B: both back to baseline (exit 0)"
 like "$(grep 'fix-a-semaphore-lock-steal' "$T_TMP/out")" 'back (to baseline|within the noise) .*torture pass' "fix A back to baseline, torture pass"
 like "$(grep 'fix-b-spinlock-bkl' "$T_TMP/out")" 'back (to baseline|within the noise) .*torture pass' "fix B back to baseline, torture pass"
 like "$(grep '^bad (' "$T_TMP/out")" 'unfixed: -[0-9]' "the unfixed kernel is slower"
+ci_hi=$(grep '^bad (' "$T_TMP/out" | sed -n 's/.*95% CI -[0-9.]*%\.\.\(-[0-9.]*\)%.*/\1/p')
+like "$(awk -v h="${ci_hi:-0}" 'BEGIN { print (h < -25) ? "below" : "not below" }')" '^below$' \
+	"the unfixed kernel is shown more than 25% slower (upper end ${ci_hi:-none})"
 run=$(readlink -f "$PERFBISECT_HOME/runs/latest")
 is "$(jq '.fixes | length' "$run/summary.json")" 2 "summary.json lists two fixes"
 like "$(awk -F'\t' 'NR > 1 { print $2 }' "$run/rounds.tsv" | sort | uniq -c | awk '{ print $1 }' | sort -u | tr '\n' ' ')" '^[4-8] $' \
