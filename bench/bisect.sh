@@ -5,12 +5,16 @@
 # range (everything cached). Steps, builds, ccache hit rate, samples per
 # step, and whether the culprit is right. Uses its own PERFBISECT_HOME;
 # reuses the imported kernel tree.
-# Usage: bench/bisect.sh [-w] [RESULT_FILE]   (default bench/results/bisect.txt, appended)
+# Usage: bench/bisect.sh [-w|-c] [RESULT_FILE]   (default bench/results/bisect.txt, appended)
 #   -w  skip the cold run: the warm runs use the ccache of $PERFBISECT_HOME
+#   -c  the cold run only
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-warm_only=0
-[ "${1:-}" = -w ] && warm_only=1 && shift
+warm_only=0 cold_only=0
+case ${1:-} in
+-w) warm_only=1 && shift ;;
+-c) cold_only=1 && shift ;;
+esac
 out=${1:-$top/bench/results/bisect.txt}
 main_home=${PERFBISECT_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/perfbisect}
 "$top/bisect/kernel-src.sh" >/dev/null || exit
@@ -39,6 +43,7 @@ one() {
 	echo "# bench/bisect.sh on $(hostname), $(date -u '+%F %T UTC'); $(nproc) cores, TCG, 2 vCPUs"
 	printf '%-28s %7s %6s %7s %8s %8s %8s  %s\n' run wall_s steps builds hits misses samples/kernel culprit
 	[ "$warm_only" = 1 ] || one "cold ccache"
+	[ "$cold_only" = 1 ] && exit 0
 	rm -rf "$PERFBISECT_HOME"/{images,results,bisect,trees,validate,torture}
 	one "warm ccache"
 	one "second run (all cached)"
