@@ -12,6 +12,9 @@
 #   be at least MIN_EFFECT_PCT (default 5) slower than GOOD, beyond the noise.
 #   Samples: END_SAMPLES per end (default 8), each step starts with START
 #   (4), adds INC (4) while undecided, up to CAP (12), then skips.
+#   Each step judges its commit against GOOD and BAD booted afresh; a clear
+#   answer may reuse the ends an earlier step booted at most
+#   PB_ENDS_MAX_AGE seconds ago (default 600; 0 boots them at every step).
 # Running it again with the same arguments resumes an interrupted bisect.
 # The user's tree, index and own bisect are never touched.
 set -u
@@ -19,12 +22,14 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	sed -n '3,18s/^# \{0,1\}//p' "$0"
+	sed -n '3,19s/^# \{0,1\}//p' "$0"
 }
 [ "${1:-}" = --help ] && {
 	usage
 	exit 0
 }
+[ -z "${PB_ENDS_MAX_AGE:-}" ] || pb_is_uint "$PB_ENDS_MAX_AGE" ||
+	pb_die "$PB_USAGE" "PB_ENDS_MAX_AGE='$PB_ENDS_MAX_AGE' is not a number of seconds"
 tree='' good='' bad='' threshold='' ends=8 start=4 inc=4 cap=12 min_effect=5
 mopts=()
 while getopts t:g:b:x:E:e:n:i:N:C:T:J:k:w:W:c:h opt; do

@@ -7,7 +7,8 @@
 #   -c CPUS     vCPUs (default 2)          -m MEM_MB  memory (default 1024)
 #   -t LIMIT_S  hard wall-clock limit (default 600)
 #   -H HANG_S   kill when the console is silent this long (default 180)
-#   -I          TCG with -icount shift=auto,sleep=on (guest clock = instructions)
+#   -I          TCG with -icount shift=auto,sleep=on (guest clock = instructions;
+#               PB_ICOUNT=OPTIONS gives other -icount options, e.g. shift=4,sleep=off)
 #   pb_key=value  guest parameters (see initramfs/init), e.g. pb_payload=aim
 # RUNDIR receives qemu.cmd, console.log, results, outcome and boot.json.
 # KVM is used only when it works (PB_ACCEL=tcg|kvm forces one); otherwise TCG.
@@ -91,7 +92,11 @@ kvm*) accel_opt=(-accel kvm -cpu host) ;;
 esac
 # -icount ties the guest clock to executed instructions (TCG only, and it
 # runs all vCPUs on one host thread).
-[ "$icount" = 1 ] && accel_opt=(-accel tcg -icount "shift=auto,sleep=on")
+icount_opt=${PB_ICOUNT:-shift=auto,sleep=on}
+case $icount_opt in
+*[!a-z0-9=,]*) pb_die "$PB_USAGE" "PB_ICOUNT='$icount_opt': only -icount options such as shift=4,sleep=off" ;;
+esac
+[ "$icount" = 1 ] && accel_opt=(-accel tcg -icount "$icount_opt")
 log="$rundir/console.log"
 rm -f "$log" "$rundir/outcome" "$rundir/results" "$rundir/boot.json"
 cmd=("$QEMU" "${accel_opt[@]}" -smp "$cpus" -m "$mem"

@@ -52,8 +52,8 @@ fixed_threshold=$(jq -r '.fixed_threshold // false' "$state/ends.json")
 
 # This kind of machine drifts by tens of percent over minutes (and not by
 # the same factor for fast and slow kernels), and the ends may come from
-# the results cache. So every step boots GOOD and BAD once more, right
-# before the candidate, and judges the candidate against those samples.
+# the results cache. So the candidate is judged against GOOD and BAD
+# booted afresh, right before it.
 # fresh_end SHA MEASURE_OPTION...: print the jobs/min samples of one fresh
 # boot of SHA.
 fresh_end() {
@@ -66,13 +66,51 @@ fresh_end() {
 	rm -rf "$ref"
 	[ "$rcode" -eq 0 ] || abort "step $step: ${sha:0:12} measured fine before but not now (code $rcode); see $state/measure.log"
 }
+# median N...: the median of the numbers.
+median() {
+	"$pbstat" summary "$@" | sed -n 's/.*median=\([0-9.]*\).*/\1/p'
+}
+# fresh_ends MEASURE_OPTION...: boot GOOD and BAD afresh into good and bad,
+# and keep them (with the time) in $state/fresh-ends for the next steps.
+fresh_ends() {
+	mapfile -t good < <(fresh_end "$gsha" "$@")
+	mapfile -t bad < <(fresh_end "$bsha" "$@")
+	[ ${#good[@]} -ge 3 ] && [ ${#bad[@]} -ge 3 ] || abort "step $step: too few fresh samples of the ends"
+	printf '%s\n%s\n%s\n' "$(date +%s)" "${good[*]}" "${bad[*]}" >"$state/fresh-ends.tmp" &&
+		mv -f "$state/fresh-ends.tmp" "$state/fresh-ends" || abort "cannot write $state/fresh-ends"
+	echo "step $step: ends now: GOOD ${good[*]} / BAD ${bad[*]}" >>"$state/measure.log"
+	ends_note=''
+}
+# Two boots per step are a large part of a step. A step may reuse the
+# fresh ends of an earlier one, measured at most PB_ENDS_MAX_AGE seconds
+# (default 600) ago, but only to confirm a clear answer: GOOD at least
+# 2.5 times as fast as BAD, the rank test decided, and the candidate's
+# median in the outer fifth of the distance between the ends' medians on
+# a log scale, on the side of its verdict. Moving such a candidate across
+# the middle takes the machine halving (or doubling) its speed within
+# those minutes; anything less clear is judged again against ends booted
+# afresh. Small regressions always get fresh ends.
 read -r gsha bsha <"$state/ends"
-mapfile -t good < <(fresh_end "$gsha" "$@")
-mapfile -t bad < <(fresh_end "$bsha" "$@")
-[ ${#good[@]} -ge 3 ] && [ ${#bad[@]} -ge 3 ] || abort "step $step: too few fresh samples of the ends"
+max_age=${PB_ENDS_MAX_AGE:-600}
+pb_is_uint "$max_age" || abort "PB_ENDS_MAX_AGE='$max_age' is not a number of seconds"
+reuse=0 ends_note=''
+if [ -f "$state/fresh-ends" ]; then
+	{
+		read -r when
+		read -r -a sgood
+		read -r -a sbad
+	} <"$state/fresh-ends"
+	[[ ${when:-x} =~ ^[0-9]{1,12}$ ]] || when=0
+	age=$(($(date +%s) - when))
+	if [ "$age" -le "$max_age" ] && [ ${#sgood[@]} -ge 3 ] && [ ${#sbad[@]} -ge 3 ] &&
+		awk -v g="$(median "${sgood[@]}")" -v b="$(median "${sbad[@]}")" 'BEGIN { exit !(b > 0 && g >= 2.5 * b) }'; then
+		good=("${sgood[@]}") bad=("${sbad[@]}") reuse=1
+		ends_note=" (ends of ${age}s ago)"
+	fi
+fi
+[ "$reuse" = 1 ] || fresh_ends "$@"
 jopt=()
 [ "$fixed_threshold" = true ] && jopt=(--threshold "$threshold")
-echo "step $step: ends now: GOOD ${good[*]} / BAD ${bad[*]}" >>"$state/measure.log"
 
 n=$start
 while :; do
@@ -102,6 +140,18 @@ while :; do
 	3) verdict=unsure ;;
 	*) abort "pbstat judge failed: $line" ;;
 	esac
+	if [ "$reuse" = 1 ]; then
+		reuse=0
+		# pos: where the candidate lies between BAD (0) and GOOD (1).
+		pos=$(awk -v c="$median" -v g="$(median "${good[@]}")" -v b="$(median "${bad[@]}")" \
+			'BEGIN { if (c > 0) printf "%.3f", log(c / b) / log(g / b); else print 0 }')
+		echo "step $step: ${commit:0:12}: against ends of ${age}s ago: $verdict at $pos" >>"$state/measure.log"
+		if ! awk -v p="$pos" -v v="$verdict" \
+			'BEGIN { exit !((v == "good" && p >= 0.8) || (v == "bad" && p <= 0.2)) }'; then
+			fresh_ends "$@"
+			continue
+		fi
+	fi
 	if [ "$verdict" = unsure ] && [ "$n" -lt "$cap" ]; then
 		say 'step %d of ~%s  %s  %-50s %d samples, median %s: not sure yet, more samples\n' \
 			"$step" "$total" "${commit:0:12}" "$subject" "${#cand[@]}" "$median" >&2
@@ -111,7 +161,7 @@ while :; do
 	[ "$verdict" = unsure ] && verdict="skip (undecided)"
 	say 'step %d of ~%s  %s  %-50s build %6.1fs boot %6.1fs  %2d samples  median %10s  %s\n' \
 		"$step" "$total" "${commit:0:12}" "$subject" "${bs:-0}" "${bt:-0}" "${#cand[@]}" \
-		"$median" "$verdict" >&2
+		"$median" "$verdict$ends_note" >&2
 	case $verdict in
 	good) exit 0 ;;
 	bad) exit 1 ;;

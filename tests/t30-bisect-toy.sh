@@ -130,6 +130,57 @@ rm -rf "$PERFBISECT_HOME/bisect" "$PERFBISECT_HOME/results"
 STUB_DRIFT=1.4 STUB_DRIFT_AFTER=4 run_rc "$b/bisect.sh" -t "$toy" -g start -b tip -e 6 -n 4 -i 4 -N 8
 is "$rc:$(jq -r .culprit "$latest/summary.json")" "0:$culprit" "machine 40% faster after calibration: same culprit"
 
+# Reusing the ends: in a toy where GOOD is about 3 times BAD, a step may
+# judge a clear candidate against the ends booted by an earlier step.
+toy2=$T_TMP/toy2
+git init -q "$toy2"
+for i in $(seq 0 40); do
+	s=1000
+	[ "$i" -ge 23 ] && s=350
+	echo "$s" >"$toy2/speed"
+	echo "change $i" >>"$toy2/file"
+	git -C "$toy2" add speed file
+	GIT_AUTHOR_DATE="@$((1600000000 + i * 60)) +0000" GIT_COMMITTER_DATE="@$((1600000000 + i * 60)) +0000" \
+		git -C "$toy2" -c user.name=Toy -c user.email=toy@example.invalid commit -qm "toy2: change $i"
+done
+culprit2=$(git -C "$toy2" rev-parse HEAD~17)
+ends_re="^($(git -C "$toy2" rev-parse HEAD~40)|$(git -C "$toy2" rev-parse HEAD))\$"
+# bisect2 ENV...: bisect toy2 from scratch with ENV set; sets rc, ends, steps
+bisect2() {
+	rm -rf "$PERFBISECT_HOME/bisect" "$PERFBISECT_HOME/results"
+	: >"$STUB_LOG"
+	run_rc env "$@" "$b/bisect.sh" -t "$toy2" -g HEAD~40 -b HEAD -e 6 -n 4 -i 4 -N 8
+	ends=$(grep -cE "$ends_re" "$STUB_LOG")
+	steps=$(jq .steps "$latest/summary.json")
+}
+bisect2 PB_ENDS_MAX_AGE=0
+is "$rc:$(jq -r .culprit "$latest/summary.json")" "0:$culprit2" "PB_ENDS_MAX_AGE=0: exact culprit"
+if [ "$ends" -ge $((2 * steps)) ]; then
+	pass "PB_ENDS_MAX_AGE=0: fresh ends at every step ($ends for $steps steps)"
+else
+	fail "PB_ENDS_MAX_AGE=0: fresh ends at every step ($ends for $steps steps)"
+fi
+ends0=$ends
+bisect2 PB_ENDS_MAX_AGE=600
+is "$rc:$(jq -r .culprit "$latest/summary.json")" "0:$culprit2" "ends reused: exact culprit"
+if [ "$ends" -le $((ends0 - 4)) ]; then
+	pass "ends reused: $ends boots of the ends instead of $ends0"
+else
+	fail "ends reused: $ends boots of the ends instead of $ends0"
+fi
+like "$(cat "$latest/progress.txt")" '(good|bad) \(ends of [0-9]+s ago\)' "progress says when a step used earlier ends"
+# The machine gets 45% slower, or 50% faster, after the first step booted
+# its ends: candidates that the drift moves away from their end are judged
+# against fresh ends.
+bisect2 STUB_DRIFT=0.55 STUB_DRIFT_AFTER=8
+is "$rc:$(jq -r .culprit "$latest/summary.json")" "0:$culprit2" "ends reused, 45% slower after step 1: exact culprit"
+like "$(cat "$latest/progress.txt")" '^step [2-9].* (good|bad)$' \
+	"45% slower: a candidate the drift moved is judged against fresh ends"
+bisect2 STUB_DRIFT=1.5 STUB_DRIFT_AFTER=8
+is "$rc:$(jq -r .culprit "$latest/summary.json")" "0:$culprit2" "ends reused, 50% faster after step 1: exact culprit"
+bisect2 PB_ENDS_MAX_AGE=soon
+like "$rc:$(cat "$T_TMP/err")" "^2:bisect.sh: error: PB_ENDS_MAX_AGE='soon' is not a number" "PB_ENDS_MAX_AGE checked first: usage error"
+
 # Bad input: a one-line error each, nothing changed.
 expect() {
 	local want=$1 desc=$2
