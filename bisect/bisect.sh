@@ -220,4 +220,12 @@ fi
 	${culprit:+-C "$culprit"} ${undecided:+-U "$undecided"} -- "${mopts[@]}"
 code=$?
 [ -n "$culprit" ] || exit "$PB_UNDECIDED"
-exit "$code"
+[ "$code" -eq 0 ] || exit "$code"
+# A culprit that is not measurably slower than its parent is no answer:
+# the bisect followed noise, or the slowdown is spread over many commits.
+conf=$(cat "$state/confirm" 2>/dev/null)
+if ! awk -v p="$(field p "$conf")" -v h="$(field ci_high_pct "$conf")" \
+	'BEGIN { exit !(p != "" && h != "" && p < 0.05 && h < 0) }'; then
+	pb_die "$PB_UNCONFIRMED" "cannot decide: ${culprit:0:12} is not measurably slower than its parent (${conf:-not re-measured}); the effect may be within the noise or spread over several commits"
+fi
+exit 0

@@ -181,6 +181,38 @@ is "$rc:$(jq -r .culprit "$latest/summary.json")" "0:$culprit2" "ends reused, 50
 bisect2 PB_ENDS_MAX_AGE=soon
 like "$rc:$(cat "$T_TMP/err")" "^2:bisect.sh: error: PB_ENDS_MAX_AGE='soon' is not a number" "PB_ENDS_MAX_AGE checked first: usage error"
 
+# A slowdown spread over 40 commits (1000 down to 600, 1.3% each, with
+# +-3% noise): no single culprit. The bisect must say it cannot decide:
+# undecided (16) or a culprit it cannot confirm against its parent (18).
+toy3=$T_TMP/toy3
+git init -q "$toy3"
+for i in $(seq 0 40); do
+	echo $((1000 - i * 10)) >"$toy3/speed"
+	git -C "$toy3" add speed
+	GIT_AUTHOR_DATE="@$((1600000000 + i * 60)) +0000" GIT_COMMITTER_DATE="@$((1600000000 + i * 60)) +0000" \
+		git -C "$toy3" -c user.name=Toy -c user.email=toy@example.invalid commit -qm "toy3: change $i"
+done
+rm -rf "$PERFBISECT_HOME/bisect" "$PERFBISECT_HOME/results"
+run_rc "$b/bisect.sh" -t "$toy3" -g HEAD~40 -b HEAD -e 6 -n 4 -i 4 -N 8
+like "$rc" '^1[68]$' "gradual slowdown: cannot decide (exit $rc), no culprit claimed"
+if [ "$rc" = 18 ]; then
+	like "$(tail -1 "$T_TMP/err")" 'cannot decide: [0-9a-f]{12} is not measurably slower than its parent' "gradual slowdown: says the culprit is not confirmed"
+else
+	pass "gradual slowdown: ended among skipped commits"
+fi
+# The culprit must be measurably slower than its parent. Run a clean bisect,
+# then give its saved confirmation a null effect: reporting it again must
+# refuse to name a culprit.
+bisect2 PB_ENDS_MAX_AGE=600
+is "$rc" 0 "confirmed culprit: exit 0"
+st=$(readlink -f "$latest/state")
+like "$(cat "$st/confirm")" '^ratio=0\.[0-9]+ .*p=0\.0' "the saved confirmation shows the effect"
+echo "ratio=0.998005 delta_pct=-0.2 p=0.971429 ci_low_pct=-1.485 ci_high_pct=2.222" >"$st/confirm"
+run_rc "$b/bisect.sh" -t "$toy2" -g HEAD~40 -b HEAD -e 6 -n 4 -i 4 -N 8
+is "$rc" 18 "culprit not slower than its parent: exit 18"
+like "$(tail -1 "$T_TMP/err")" '^bisect.sh: error: cannot decide: [0-9a-f]{12} is not measurably slower than its parent \(ratio=0\.998005' \
+	"the error names the commit and the measured effect"
+
 # Bad input: a one-line error each, nothing changed.
 expect() {
 	local want=$1 desc=$2
