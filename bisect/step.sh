@@ -102,7 +102,7 @@ if [ -f "$state/fresh-ends" ]; then
 	} <"$state/fresh-ends"
 	[[ ${when:-x} =~ ^[0-9]{1,12}$ ]] || when=0
 	age=$(($(date +%s) - when))
-	if [ "$age" -le "$max_age" ] && [ ${#sgood[@]} -ge 3 ] && [ ${#sbad[@]} -ge 3 ] &&
+	if [ "$age" -ge 0 ] && [ "$age" -le "$max_age" ] && [ ${#sgood[@]} -ge 3 ] && [ ${#sbad[@]} -ge 3 ] &&
 		awk -v g="$(median "${sgood[@]}")" -v b="$(median "${sbad[@]}")" 'BEGIN { exit !(b > 0 && g >= 2.5 * b) }'; then
 		good=("${sgood[@]}") bad=("${sbad[@]}") reuse=1
 		ends_note=" (ends of ${age}s ago)"
