@@ -34,7 +34,10 @@ one() {
 		--arg expected "$(jq -r .culprit "$PERFBISECT_HOME/lab/lab.json")" \
 		--slurpfile r <(cat "$run/results.jsonl") \
 		'[$name, $wall, .steps, .builds,
-		  ([$r[] | .ccache_hits // 0] | add), ([$r[] | .ccache_misses // 0] | add),
+		  # ccache figures only for kernels built in this run: a replay
+		  # lists the cached results, with the hits of their old builds.
+		  (if .builds > 0 then [$r[] | .ccache_hits // 0] | add else 0 end),
+		  (if .builds > 0 then [$r[] | .ccache_misses // 0] | add else 0 end),
 		  ([$r[] | .samples | length] | add / length | . * 10 | round / 10),
 		  (if .culprit == $expected then "right" else "WRONG (exit " + $rc + ")" end)] | @tsv' \
 		"$run/summary.json" | awk -F'\t' '{ printf "%-28s %7s %6s %7s %8s %8s %8s  %s\n", $1, $2, $3, $4, $5, $6, $7, $8 }'
