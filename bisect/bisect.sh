@@ -226,6 +226,6 @@ code=$?
 conf=$(cat "$state/confirm" 2>/dev/null)
 if ! awk -v p="$(field p "$conf")" -v h="$(field ci_high_pct "$conf")" \
 	'BEGIN { exit !(p != "" && h != "" && p < 0.05 && h < 0) }'; then
-	pb_die "$PB_UNCONFIRMED" "cannot decide: ${culprit:0:12} is not measurably slower than its parent (${conf:-not re-measured}); the effect may be within the noise or spread over several commits"
+	pb_die "$PB_UNCONFIRMED" "cannot decide: ${culprit:0:12} is not measurably slower than its parent (${conf:-not re-measured}); the effect may be within the noise or spread over several commits: try more samples per step (-n, -N) or longer samples (-J)"
 fi
 exit 0
