@@ -10,6 +10,7 @@
  *	pbstat judge -g G... -b B... -c C... [--alpha A] [--threshold T]
  *	pbstat effect -a A... -b B... [--alpha A]
  *	pbstat paired -a A... -b B... [--alpha A]
+ *	pbstat place -g G... -b B... -c C... [--alpha A]
  *
  * Each command prints one line of key=value pairs on stdout.
  *
@@ -63,6 +64,18 @@
  *	Pairing cancels the drift that moves both kernels of a round alike,
  *	which on this kind of machine is larger than the effects sought.
  *
+ * place (candidate C between the ends, measured in rounds: G[i], B[i] and
+ * C[i] are the medians of one boot each in round i; >= 3 rounds):
+ *	p_ends = one-sided paired t p that ln G - ln B > 0
+ *	p_good = one-sided paired t p that ln G - ln C > 0 (C slower than G)
+ *	p_bad = one-sided paired t p that ln C - ln B > 0 (C faster than B)
+ *	pos = mean(ln C - ln B) / mean(ln G - ln B)
+ *	bad:  p_ends < alpha && p_good < alpha && pos < 0.35
+ *	good: p_ends < alpha && p_bad < alpha && pos > 0.65
+ *	else unsure. Exit 0 good, 1 bad, 3 unsure. A small regression is
+ *	within one boot's noise; pairing each candidate boot with end boots
+ *	of the same round is what separates it.
+ *
  * Minimum sample sizes: a side of calibrate/judge needs 3 samples, and
  * the smallest possible one-sided p of each comparison, 1 / C(n1+n2, n1),
  * must be below alpha, or the command exits 2: at alpha 0.05, 3 vs 4
@@ -93,7 +106,8 @@
 #define USAGE "usage: pbstat summary V... | calibrate -g G... -b B... " \
 	"[--alpha A] [--min-effect PCT] | judge -g G... -b B... -c C... " \
 	"[--alpha A] [--threshold T] | effect -a A... -b B... [--alpha A] | " \
-	"paired -a A... -b B... [--alpha A]"
+	"paired -a A... -b B... [--alpha A] | " \
+	"place -g G... -b B... -c C... [--alpha A]"
 
 struct list {
 	char flag;		/* 'g', 'b', 'c', 'a', or 0 for summary */
@@ -801,6 +815,65 @@ static int cmd_paired(struct args *a)
 	return 0;
 }
 
+/*
+ * One-sided p of a one-sample t-test that the mean of D[0..N-1] is above
+ * zero; the mean goes to *M.
+ */
+static double p_above(const double *d, int n, double *m)
+{
+	double s = sd(d, n), p;
+
+	*m = mean(d, n);
+	if (s == 0)
+		return *m > 0 ? 0 : 1;
+	p = t_two_sided(fabs(*m / (s / sqrt(n))), n - 1) / 2;
+	return *m > 0 ? p : 1 - p;
+}
+
+static int cmd_place(struct args *a)
+{
+	const struct list *g = &a->g, *b = &a->b, *c = &a->c;
+	double *ends, *gc, *cb, span, mgc, mcb, p_ends, p_good, p_bad;
+	double pos = 0.5;
+	const char *verdict = "unsure";
+	int i, n = g->n, rc = EXIT_UNSURE;
+
+	need(g, 3);
+	need(b, 3);
+	need(c, 3);
+	if (b->n != n || c->n != n)
+		die("place: -g has %d values, -b %d, -c %d: one of each per round",
+		    n, b->n, c->n);
+	ends = xcalloc(n, sizeof(*ends));
+	gc = xcalloc(n, sizeof(*gc));
+	cb = xcalloc(n, sizeof(*cb));
+	for (i = 0; i < n; i++) {
+		ends[i] = log(g->v[i]) - log(b->v[i]);
+		gc[i] = log(g->v[i]) - log(c->v[i]);
+		cb[i] = log(c->v[i]) - log(b->v[i]);
+	}
+	p_ends = p_above(ends, n, &span);
+	p_good = p_above(gc, n, &mgc);
+	p_bad = p_above(cb, n, &mcb);
+	if (span > 0)
+		pos = mcb / span;
+	if (p_ends < a->alpha && p_good < a->alpha && pos < JUDGE_SIDE) {
+		verdict = "bad";
+		rc = 1;
+	} else if (p_ends < a->alpha && p_bad < a->alpha &&
+		   pos > 1 - JUDGE_SIDE) {
+		verdict = "good";
+		rc = 0;
+	}
+	printf("verdict=%s n=%d pos=%s p_ends=%s p_good=%s p_bad=%s span_pct=%s\n",
+	       verdict, n, F(pos), FP(p_ends), FP(p_good), FP(p_bad),
+	       FPCT(100 * expm1(span)));
+	free(ends);
+	free(gc);
+	free(cb);
+	return rc;
+}
+
 static struct args args;
 
 int main(int argc, char **argv)
@@ -834,7 +907,11 @@ int main(int argc, char **argv)
 		parse_args(cmd, "ab", argc - 2, argv + 2, &args);
 		return cmd_paired(&args);
 	}
-	die("unknown command '%s' (summary, calibrate, judge, effect, paired)",
+	if (!strcmp(cmd, "place")) {
+		parse_args(cmd, "gbc", argc - 2, argv + 2, &args);
+		return cmd_place(&args);
+	}
+	die("unknown command '%s' (summary, calibrate, judge, effect, paired, place)",
 	    cmd);
 	return EXIT_USAGE;
 }
