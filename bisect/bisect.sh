@@ -15,6 +15,10 @@
 #   Each step judges its commit against GOOD and BAD booted afresh; a clear
 #   answer may reuse the ends an earlier step booted at most
 #   PB_ENDS_MAX_AGE seconds ago (default 600; 0 boots them at every step).
+#   A small regression (GOOD less than PB_ROUNDS_BELOW, default 2, times
+#   BAD) is within one boot's noise: each step then boots GOOD, the commit
+#   and BAD in 3 to PB_ROUNDS_MAX (6) rounds and compares within rounds,
+#   and the culprit is confirmed against its parent the same way.
 # Running it again with the same arguments resumes an interrupted bisect.
 # The user's tree, index and own bisect are never touched.
 set -u
@@ -22,7 +26,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	sed -n '3,19s/^# \{0,1\}//p' "$0"
+	sed -n '3,23s/^# \{0,1\}//p' "$0"
 }
 [ "${1:-}" = --help ] && {
 	usage
@@ -30,6 +34,10 @@ usage() {
 }
 [ -z "${PB_ENDS_MAX_AGE:-}" ] || pb_is_uint "$PB_ENDS_MAX_AGE" ||
 	pb_die "$PB_USAGE" "PB_ENDS_MAX_AGE='$PB_ENDS_MAX_AGE' is not a number of seconds"
+rounds_below=${PB_ROUNDS_BELOW:-2} rounds_max=${PB_ROUNDS_MAX:-6}
+pb_is_number "$rounds_below" || pb_die "$PB_USAGE" "PB_ROUNDS_BELOW='$rounds_below' is not a ratio"
+pb_is_uint "$rounds_max" && [ "$rounds_max" -ge 3 ] ||
+	pb_die "$PB_USAGE" "PB_ROUNDS_MAX='$rounds_max' is not a number of rounds (3 or more)"
 tree='' good='' bad='' threshold='' ends=8 start=4 inc=4 cap=12 min_effect=5
 mopts=()
 while getopts t:g:b:x:E:e:n:i:N:C:T:J:k:w:W:c:h opt; do
@@ -198,7 +206,44 @@ if [ -z "$culprit" ] && [ -z "$undecided" ]; then
 	pb_die "$PB_INTERNAL" "git bisect run stopped (exit $brc) without a culprit; see $log"
 fi
 
+# confirm_rounds: compare the culprit with its parent in paired rounds,
+# one fresh boot of each per round in alternating order, until the
+# culprit is shown slower (at least 3 rounds) or PB_ROUNDS_MAX rounds.
+confirm_rounds() {
+	local r k sha one pm=() cm=() out
+	for ((r = 1; r <= rounds_max; r++)); do
+		for k in 0 1; do
+			sha=$parent
+			[ $(((r + k) % 2)) -eq 0 ] && sha=$culprit
+			mapfile -t one < <(pb_boot_jpm "$state" "$run/measure.log" "$repo" "$sha" "${mopts[@]}")
+			if [ ${#one[@]} -eq 0 ]; then
+				pb_warn "could not re-measure ${sha:0:12}; see $run/measure.log"
+				return 1
+			fi
+			if [ "$sha" = "$parent" ]; then
+				pm+=("$(pb_median "${one[@]}")")
+			else
+				cm+=("$(pb_median "${one[@]}")")
+			fi
+		done
+		pb_info "confirming, round $r (at least 3, at most $rounds_max): parent ${pm[*]: -1}, culprit ${cm[*]: -1} jobs/min"
+		[ "$r" -ge 3 ] || continue
+		out=$("$pbstat" paired -a "${pm[@]}" -b "${cm[@]}") || return 1
+		echo "in rounds: $out" | pb_atomic_write "$state/confirm"
+		awk -v p="$(field p "$out")" -v h="$(field ci_high_pct "$out")" \
+			'BEGIN { exit !(p < 0.05 && h < 0) }' && break
+	done
+	return 0
+}
+
 # Confirm: measure the culprit and its parent once more and state the effect.
+# A small regression (see step.sh) is confirmed in paired rounds.
+if [ -n "$culprit" ] && [ ! -s "$state/confirm" ] &&
+	awk -v g="$gmed" -v b="$bmed" -v r="$rounds_below" 'BEGIN { exit !(b > 0 && g < r * b) }'; then
+	parent=$(git -C "$repo" rev-parse "$culprit^")
+	pb_info "confirming ${culprit:0:12} against its parent ${parent:0:12} in paired rounds"
+	confirm_rounds || echo "" >"$state/confirm"
+fi
 if [ -n "$culprit" ] && [ ! -s "$state/confirm" ]; then
 	parent=$(git -C "$repo" rev-parse "$culprit^")
 	pb_info "confirming ${culprit:0:12} against its parent ${parent:0:12} with $inc more samples each"

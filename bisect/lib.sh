@@ -234,6 +234,28 @@ pb_sample_rows() {
 	}' "$1"
 }
 
+# pb_median V...: print the median of the numbers (pbstat summary).
+pb_median() {
+	local pbstat
+	pbstat=$(pb_tool pbstat) || return
+	"$pbstat" summary "$@" | sed -n 's/.*median=\([0-9.]*\).*/\1/p'
+}
+
+# pb_boot_jpm WORKDIR LOG REPO REV [MEASURE_OPTION...]: build (from the
+# caches) and boot REV once, afresh, bypassing the results cache, and print
+# the jobs/min of each measured sample; the measurement's stderr goes to
+# LOG. Returns the measurement's exit code. PB_MEASURE replaces measure.sh.
+pb_boot_jpm() {
+	local wd=$1 log=$2 repo=$3 rev=$4 ref rc
+	shift 4
+	ref=$(mktemp -d "$wd/boot.XXXXXX") || return "$PB_INTERNAL"
+	"${PB_MEASURE:-$PB_TOP/bisect/measure.sh}" "$@" -o "$ref" "$repo" "$rev" >/dev/null 2>>"$log"
+	rc=$?
+	[ -f "$ref/results" ] && pb_sample_rows "$ref/results" | cut -d' ' -f1
+	rm -rf "$ref"
+	return "$rc"
+}
+
 # pb_commit_patch GIT_DIR PARENT PATCH: apply the mail-format PATCH on
 # PARENT in the repository GIT_DIR without a worktree and print the new
 # commit. Author, date and subject come from the patch; the committer and

@@ -57,18 +57,14 @@ fixed_threshold=$(jq -r '.fixed_threshold // false' "$state/ends.json")
 # fresh_end SHA MEASURE_OPTION...: print the jobs/min samples of one fresh
 # boot of SHA.
 fresh_end() {
-	local sha=$1 ref rcode
+	local sha=$1 rcode
 	shift
-	ref=$(mktemp -d "$state/ref.XXXXXX") || abort "cannot create a reference run dir"
-	"${PB_MEASURE:-$PB_TOP/bisect/measure.sh}" "$@" -o "$ref" "$repo" "$sha" >/dev/null 2>>"$state/measure.log"
+	pb_boot_jpm "$state" "$state/measure.log" "$repo" "$sha" "$@"
 	rcode=$?
-	[ -f "$ref/results" ] && pb_sample_rows "$ref/results" | cut -d' ' -f1
-	rm -rf "$ref"
 	[ "$rcode" -eq 0 ] || abort "step $step: ${sha:0:12} measured fine before but not now (code $rcode); see $state/measure.log"
 }
-# median N...: the median of the numbers.
 median() {
-	"$pbstat" summary "$@" | sed -n 's/.*median=\([0-9.]*\).*/\1/p'
+	pb_median "$@"
 }
 # fresh_ends MEASURE_OPTION...: boot GOOD and BAD afresh into good and bad,
 # and keep them (with the time) in $state/fresh-ends for the next steps.
@@ -91,6 +87,96 @@ fresh_ends() {
 # those minutes; anything less clear is judged again against ends booted
 # afresh. Small regressions always get fresh ends.
 read -r gsha bsha <"$state/ends"
+
+# A small regression is within one boot's noise: a single boot of the
+# candidate, however many samples it gives, lands anywhere between the
+# ends. When GOOD is less than PB_ROUNDS_BELOW (default 2) times BAD, the
+# candidate is measured in rounds instead: each round boots GOOD, the
+# candidate and BAD afresh (the order alternating), and pbstat place
+# judges the candidate by its log ratios to the ends of its own round.
+# At least 3 rounds, at most PB_ROUNDS_MAX (default 6); still unsure: skip.
+rounds_below=${PB_ROUNDS_BELOW:-2}
+rounds_max=${PB_ROUNDS_MAX:-6}
+pb_is_number "$rounds_below" || abort "PB_ROUNDS_BELOW='$rounds_below' is not a ratio"
+pb_is_uint "$rounds_max" && [ "$rounds_max" -ge 3 ] || abort "PB_ROUNDS_MAX='$rounds_max' is not a number of rounds (3 or more)"
+
+# cand_boot MEASURE_OPTION...: boot the candidate once more (its samples
+# join the results cache) and print the jobs/min of that boot; on a build
+# or boot failure answer skip.
+cand_boot() {
+	local cache have out rcode
+	cache=$("$PB_TOP/bisect/samples.sh" -d "$repo" "$commit" -- "$@")
+	have=$(wc -l <"$cache/samples" 2>/dev/null || echo 0)
+	out=$("$PB_TOP/bisect/samples.sh" -n $((have + 1)) -N 1 -l "$state/measure.log" "$repo" "$commit" -- "$@" \
+		2>>"$state/measure.log")
+	rcode=$?
+	if [ "$rcode" -ne 0 ]; then
+		[ "$(pb_bisect_code "$rcode")" = 125 ] ||
+			abort "step $step: measuring ${commit:0:12} failed (code $rcode); see $state/measure.log"
+		return 125
+	fi
+	tail -n +$((have + 1)) <<<"$out"
+}
+
+# rounds MEASURE_OPTION...: judge the candidate in rounds; exits.
+rounds() {
+	local r k what sha rg=() rb=() rc=() one m line pcode verdict meta
+	for ((r = 1; r <= rounds_max; r++)); do
+		for k in 0 1 2; do
+			what=$k
+			[ $((r % 2)) -eq 0 ] && what=$((2 - k))
+			case $what in
+			0) mapfile -t one < <(fresh_end "$gsha" "$@") ;;
+			1)
+				mapfile -t one < <(cand_boot "$@")
+				if [ ${#one[@]} -eq 0 ]; then
+					meta=$(cat "$("$PB_TOP/bisect/samples.sh" -d "$repo" "$commit" -- "$@")/meta.json" 2>/dev/null || echo '{}')
+					say 'step %d of ~%s  %s  %-50s %s\n' "$step" "$total" "${commit:0:12}" "$subject" \
+						"skip ($(jq -r '.outcome // "failed"' <<<"$meta"))"
+					exit 125
+				fi
+				;;
+			2) mapfile -t one < <(fresh_end "$bsha" "$@") ;;
+			esac
+			[ ${#one[@]} -gt 0 ] || abort "step $step: no samples from a boot in round $r"
+			m=$(median "${one[@]}")
+			case $what in
+			0) rg+=("$m") ;;
+			1) rc+=("$m") ;;
+			2) rb+=("$m") ;;
+			esac
+		done
+		echo "step $step: ${commit:0:12}: round $r: GOOD ${rg[*]: -1} candidate ${rc[*]: -1} BAD ${rb[*]: -1}" >>"$state/measure.log"
+		[ "$r" -ge 3 ] || continue
+		line=$("$pbstat" place -g "${rg[@]}" -b "${rb[@]}" -c "${rc[@]}")
+		pcode=$?
+		echo "step $step: ${commit:0:12}: $line" >>"$state/measure.log"
+		case $pcode in
+		0) verdict=good ;;
+		1) verdict=bad ;;
+		3) verdict=unsure ;;
+		*) abort "pbstat place failed: $line" ;;
+		esac
+		[ "$verdict" = unsure ] && [ "$r" -lt "$rounds_max" ] && continue
+		break
+	done
+	[ "$verdict" = unsure ] && verdict="skip (undecided)"
+	meta=$(cat "$("$PB_TOP/bisect/samples.sh" -d "$repo" "$commit" -- "$@")/meta.json" 2>/dev/null || echo '{}')
+	say 'step %d of ~%s  %s  %-50s build %6.1fs boot %6.1fs  %2d rounds median %10s  %s (at %s of GOOD/BAD)\n' \
+		"$step" "$total" "${commit:0:12}" "$subject" "$(jq -r '.build_s // 0' <<<"$meta")" \
+		"$(jq -r '.boot_s // 0' <<<"$meta")" "${#rc[@]}" "$(median "${rc[@]}")" "$verdict" \
+		"$(sed -n 's/.*pos=\([-0-9.]*\).*/\1/p' <<<"$line")"
+	case $verdict in
+	good) exit 0 ;;
+	bad) exit 1 ;;
+	*) exit 125 ;;
+	esac
+}
+if awk -v g="$(median "${good[@]}")" -v b="$(median "${bad[@]}")" -v r="$rounds_below" \
+	'BEGIN { exit !(b > 0 && g < r * b) }'; then
+	rounds "$@"
+fi
+
 max_age=${PB_ENDS_MAX_AGE:-600}
 pb_is_uint "$max_age" || abort "PB_ENDS_MAX_AGE='$max_age' is not a number of seconds"
 reuse=0 ends_note=''

@@ -8,7 +8,9 @@
 # the semaphore torture (0 pass, 1 fail) the guest reports. Each call is logged to $STUB_LOG; with
 # STUB_INTERRUPT_AT=N the Nth call interrupts the whole bisect (SIGINT to
 # its process group), as a user's Ctrl-C would; STUB_DRIFT=F multiplies
-# every speed by F after STUB_DRIFT_AFTER calls.
+# every speed by F after STUB_DRIFT_AFTER calls; STUB_BOOT_NOISE=F scales
+# all the samples of one call by a factor in [1 - F, 1 + F], as one boot
+# of a real machine runs faster or slower than the next.
 set -u
 rundir='' samples=4
 while getopts c:C:m:P:T:J:n:w:W:o: opt; do
@@ -43,6 +45,10 @@ esac
 # STUB_DRIFT_AFTER calls, as this kind of machine does over minutes.
 if [ -n "${STUB_DRIFT:-}" ] && [ "$calls" -gt "${STUB_DRIFT_AFTER:-0}" ]; then
 	speed=$(awk -v s="$speed" -v f="$STUB_DRIFT" 'BEGIN { print s * f }')
+fi
+if [ -n "${STUB_BOOT_NOISE:-}" ]; then
+	h=$(printf 'boot %s' "$calls" | sha256sum | cut -c1-4)
+	speed=$(awk -v s="$speed" -v f="$STUB_BOOT_NOISE" -v h=$((16#$h)) 'BEGIN { print s * (1 - f + 2 * f * h / 65535) }')
 fi
 # Deterministic noise: a hash of the commit and of the call number.
 {

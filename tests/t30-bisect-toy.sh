@@ -10,6 +10,9 @@ set -u
 . "$(dirname "$0")/lib.sh"
 export PERFBISECT_HOME=$T_TMP/home PB_QUIET=1
 export PB_MEASURE=$T_TOP/tests/stub-measure.sh STUB_LOG=$T_TMP/calls
+# The toys below have 3% noise and no boot-to-boot noise, where one boot
+# per step suffices: rounds (for small regressions) only where asked for.
+export PB_ROUNDS_BELOW=1.5
 b=$T_TOP/bisect
 
 # The toy history: 40 commits after "start"; speed 1000 jobs/min until the
@@ -212,6 +215,51 @@ run_rc "$b/bisect.sh" -t "$toy2" -g HEAD~40 -b HEAD -e 6 -n 4 -i 4 -N 8
 is "$rc" 18 "culprit not slower than its parent: exit 18"
 like "$(tail -1 "$T_TMP/err")" '^bisect.sh: error: cannot decide: [0-9a-f]{12} is not measurably slower than its parent \(ratio=0\.998005' \
 	"the error names the commit and the measured effect"
+
+# A small regression (20%) under boot-to-boot noise of +-10%: each step
+# is judged in rounds of GOOD, candidate and BAD booted afresh, and the
+# culprit is confirmed against its parent in paired rounds. Commit 30 is
+# halfway (900): never good or bad.
+toy4=$T_TMP/toy4
+git init -q "$toy4"
+for i in $(seq 0 40); do
+	s=1000
+	[ "$i" -ge 23 ] && s=800
+	[ "$i" -eq 30 ] && s=895
+	echo "$s" >"$toy4/speed"
+	echo "change $i" >>"$toy4/file"
+	git -C "$toy4" add speed file
+	GIT_AUTHOR_DATE="@$((1600000000 + i * 60)) +0000" GIT_COMMITTER_DATE="@$((1600000000 + i * 60)) +0000" \
+		git -C "$toy4" -c user.name=Toy -c user.email=toy@example.invalid commit -qm "toy4: change $i"
+done
+culprit4=$(git -C "$toy4" rev-parse HEAD~17)
+# bisect4 ENV...: bisect toy4 from scratch with ENV set and the default
+# PB_ROUNDS_BELOW (2); sets rc.
+bisect4() {
+	rm -rf "$PERFBISECT_HOME/bisect" "$PERFBISECT_HOME/results"
+	: >"$STUB_LOG"
+	run_rc env -u PB_ROUNDS_BELOW STUB_BOOT_NOISE=0.1 "$@" "$b/bisect.sh" -t "$toy4" -g HEAD~40 -b HEAD -e 8 -n 4 -i 4 -N 8
+}
+bisect4
+is "$rc:$(jq -r .culprit "$latest/summary.json")" "0:$culprit4" "20% regression, +-10% boot noise, in rounds: exact culprit"
+like "$(cat "$latest/progress.txt")" '^step 1 of .* [3-6] rounds median .* (good|bad) \(at [-0-9.]+ of GOOD/BAD\)' \
+	"progress line of a step in rounds"
+steps=$(jq .steps "$latest/summary.json")
+ends=$(grep -cE "^($(git -C "$toy4" rev-parse HEAD~40)|$(git -C "$toy4" rev-parse HEAD))\$" "$STUB_LOG")
+if [ "$ends" -ge $((6 * steps)) ]; then
+	pass "rounds: at least 3 fresh boots of each end per step ($ends for $steps steps)"
+else
+	fail "rounds: at least 3 fresh boots of each end per step ($ends for $steps steps)"
+fi
+like "$(cat "$(readlink -f "$latest/state")/confirm")" '^in rounds: n=[3-6] ratio=0\.[0-9]+ .*p=0\.0' \
+	"culprit confirmed against its parent in paired rounds"
+half=$(git -C "$toy4" rev-parse HEAD~10)
+v=$(jq -r "select(.commit == \"$half\") | .verdict" "$latest/results.jsonl")
+like "${v:-not tested}" '^(skip|not tested)$' "the halfway commit is never called good or bad (${v:-not tested})"
+bisect4 STUB_DRIFT=0.6 STUB_DRIFT_AFTER=20
+is "$rc:$(jq -r .culprit "$latest/summary.json")" "0:$culprit4" "rounds, machine 40% slower after calibration: exact culprit"
+bisect4 PB_ROUNDS_MAX=2
+like "$rc:$(cat "$T_TMP/err")" "^2:bisect.sh: error: PB_ROUNDS_MAX='2' is not a number of rounds" "PB_ROUNDS_MAX below 3: usage error"
 
 # Bad input: a one-line error each, nothing changed.
 expect() {
