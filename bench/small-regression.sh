@@ -54,7 +54,7 @@ for ((i = 1; i <= runs; i++)); do
 			answer="WRONG (${found:0:12})" wrong=$((wrong + 1))
 		fi
 		;;
-	"$PB_NOREGRESSION" | "$PB_UNDECIDED")
+	"$PB_NOREGRESSION" | "$PB_UNDECIDED" | "$PB_UNCONFIRMED")
 		answer="cannot decide: $(tail -1 "$tmp/err" | cut -c1-110)" unsure=$((unsure + 1))
 		;;
 	*)

@@ -18,7 +18,9 @@
 #   A small regression (GOOD less than PB_ROUNDS_BELOW, default 2, times
 #   BAD) is within one boot's noise: each step then boots GOOD, the commit
 #   and BAD in 3 to PB_ROUNDS_MAX (6) rounds and compares within rounds,
-#   and the culprit is confirmed against its parent the same way.
+#   and the culprit is confirmed against its parent the same way; ends
+#   that the samples alone cannot separate are measured in paired rounds
+#   too before the bisect gives up. A THRESHOLD turns rounds off.
 # Running it again with the same arguments resumes an interrupted bisect.
 # The user's tree, index and own bisect are never touched.
 set -u
@@ -26,7 +28,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	sed -n '3,23s/^# \{0,1\}//p' "$0"
+	sed -n '3,25s/^# \{0,1\}//p' "$0"
 }
 [ "${1:-}" = --help ] && {
 	usage
@@ -152,8 +154,65 @@ sep=$?
 echo "calibration: $cal" >>"$log"
 field() { sed -n "s/.*\\b$1=\\([-0-9.]*\\).*/\\1/p" <<<"$2"; }
 gmed=$(field good_median "$cal") bmed=$(field bad_median "$cal") noise=$(field noise_pct "$cal")
+# smaller A B: succeed when A < PB_ROUNDS_BELOW * B (a small regression).
+smaller() {
+	awk -v g="$1" -v b="$2" -v r="$rounds_below" 'BEGIN { exit !(b > 0 && g < r * b) }'
+}
+# ends_rounds: GOOD and BAD in paired rounds (alternating order) until BAD
+# is shown at least MIN_EFFECT_PCT slower (3 rounds or more) or after
+# PB_ROUNDS_MAX rounds; the paired statistics go to $paired.
+ends_rounds() {
+	local r k sha one gm=() bm=()
+	paired=''
+	for ((r = 1; r <= rounds_max; r++)); do
+		for k in 0 1; do
+			sha=$gsha
+			[ $(((r + k) % 2)) -eq 0 ] && sha=$bsha
+			mapfile -t one < <(pb_boot_jpm "$state" "$run/measure.log" "$repo" "$sha" "${mopts[@]}")
+			[ ${#one[@]} -gt 0 ] || pb_die "$PB_NORESULT" "${sha:0:12} measured fine before but not now; see $run/measure.log"
+			if [ "$sha" = "$gsha" ]; then
+				gm+=("$(pb_median "${one[@]}")")
+			else
+				bm+=("$(pb_median "${one[@]}")")
+			fi
+		done
+		pb_info "ends in paired rounds, round $r (at least 3, at most $rounds_max): GOOD ${gm[*]: -1}, BAD ${bm[*]: -1} jobs/min"
+		[ "$r" -ge 3 ] || continue
+		paired=$("$pbstat" paired -a "${gm[@]}" -b "${bm[@]}") || pb_die "$PB_INTERNAL" "pbstat paired failed"
+		echo "ends in rounds: $paired" >>"$log"
+		awk -v p="$(field p "$paired")" -v h="$(field ci_high_pct "$paired")" -v e="$min_effect" \
+			'BEGIN { exit !(p < 0.05 && h < -e) }' && return 0
+	done
+	return 1
+}
+# A small regression (see step.sh) is measured in rounds: the steps judge
+# their commit within rounds and the culprit is confirmed the same way.
+# So are ends that the samples alone cannot separate: the drift between
+# boots may hide a regression that rounds show. Either way the ends must
+# first differ in paired rounds: drift during the calibration can also
+# fake a small regression, and a bisect that no step can decide costs
+# hours. The answer is kept for a resumed run. A threshold given by the
+# user turns rounds off.
+rounds=false
+[ -z "$threshold" ] && smaller "$gmed" "$bmed" && rounds=true
+msg="no regression between GOOD and BAD: medians $gmed vs $bmed jobs/min, noise $noise%"
 if [ "$sep" -ne 0 ]; then
-	pb_die "$PB_NOREGRESSION" "no regression between GOOD and BAD: medians $gmed vs $bmed jobs/min, noise $noise%"
+	if [ -n "$threshold" ] || ! awk -v e="$(field effect_pct "$cal")" 'BEGIN { exit !(e > 0) }'; then
+		pb_die "$PB_NOREGRESSION" "$msg"
+	fi
+	pb_info "GOOD median $gmed, BAD median $bmed jobs/min: not separated by the samples (noise $noise%)"
+	rounds=true
+fi
+if [ "$rounds" = true ]; then
+	if [ -s "$state/ends-rounds" ]; then
+		paired=$(cat "$state/ends-rounds")
+		pb_info "ends in paired rounds, from the earlier run: $paired"
+	else
+		pb_info "a small regression: measuring GOOD and BAD in paired rounds"
+		ends_rounds ||
+			pb_die "$PB_NOREGRESSION" "$msg; in paired rounds BAD is $(field delta_pct "$paired")% (95% CI $(field ci_low_pct "$paired")..$(field ci_high_pct "$paired")%)"
+		echo "$paired" | pb_atomic_write "$state/ends-rounds"
+	fi
 fi
 fixed=true
 [ -n "$threshold" ] || {
@@ -162,8 +221,8 @@ fixed=true
 }
 pb_info "GOOD median $gmed, BAD median $bmed jobs/min ($(field effect_pct "$cal")% slower, noise $noise%): threshold $threshold"
 jq -n --argjson g "$(printf '%s\n' "${gs[@]}" | jq -s .)" --argjson b "$(printf '%s\n' "${bs[@]}" | jq -s .)" \
-	--argjson t "$threshold" --arg cal "$cal" --argjson fixed "$fixed" \
-	'{good_samples: $g, bad_samples: $b, threshold: $t, fixed_threshold: $fixed, calibration: $cal}' |
+	--argjson t "$threshold" --arg cal "$cal" --argjson fixed "$fixed" --argjson rounds "$rounds" \
+	'{good_samples: $g, bad_samples: $b, threshold: $t, fixed_threshold: $fixed, calibration: $cal, rounds: $rounds}' |
 	pb_atomic_write "$state/ends.json"
 
 # The bisect itself, in a bare clone that shares the user's objects.
@@ -238,8 +297,7 @@ confirm_rounds() {
 
 # Confirm: measure the culprit and its parent once more and state the effect.
 # A small regression (see step.sh) is confirmed in paired rounds.
-if [ -n "$culprit" ] && [ ! -s "$state/confirm" ] &&
-	awk -v g="$gmed" -v b="$bmed" -v r="$rounds_below" 'BEGIN { exit !(b > 0 && g < r * b) }'; then
+if [ -n "$culprit" ] && [ ! -s "$state/confirm" ] && [ "$(jq -r '.rounds // false' "$state/ends.json")" = true ]; then
 	parent=$(git -C "$repo" rev-parse "$culprit^")
 	pb_info "confirming ${culprit:0:12} against its parent ${parent:0:12} in paired rounds"
 	confirm_rounds || echo "" >"$state/confirm"

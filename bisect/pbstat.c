@@ -66,15 +66,18 @@
  *
  * place (candidate C between the ends, measured in rounds: G[i], B[i] and
  * C[i] are the medians of one boot each in round i; >= 3 rounds):
+ *	s[i] = 2 ln C[i] - ln G[i] - ln B[i] (> 0: C nearer GOOD, on a log
+ *	       scale, than BAD in that round)
  *	p_ends = one-sided paired t p that ln G - ln B > 0
- *	p_good = one-sided paired t p that ln G - ln C > 0 (C slower than G)
- *	p_bad = one-sided paired t p that ln C - ln B > 0 (C faster than B)
+ *	p_near_good = one-sided t p that mean s > 0, p_near_bad that it is < 0
  *	pos = mean(ln C - ln B) / mean(ln G - ln B)
- *	bad:  p_ends < alpha && p_good < alpha && pos < 0.35
- *	good: p_ends < alpha && p_bad < alpha && pos > 0.65
+ *	bad:  p_ends < alpha && p_near_bad < alpha && pos < 0.35
+ *	good: p_ends < alpha && p_near_good < alpha && pos > 0.65
  *	else unsure. Exit 0 good, 1 bad, 3 unsure. A small regression is
  *	within one boot's noise; pairing each candidate boot with end boots
- *	of the same round is what separates it.
+ *	of the same round is what separates it, and asking which end it is
+ *	nearer (not only whether it differs from the far end) keeps a
+ *	candidate halfway from being called either.
  *
  * Minimum sample sizes: a side of calibrate/judge needs 3 samples, and
  * the smallest possible one-sided p of each comparison, 1 / C(n1+n2, n1),
@@ -833,7 +836,7 @@ static double p_above(const double *d, int n, double *m)
 static int cmd_place(struct args *a)
 {
 	const struct list *g = &a->g, *b = &a->b, *c = &a->c;
-	double *ends, *gc, *cb, span, mgc, mcb, p_ends, p_good, p_bad;
+	double *ends, *cb, *near, span, mcb, mnear, p_ends, p_ng, p_nb;
 	double pos = 0.5;
 	const char *verdict = "unsure";
 	int i, n = g->n, rc = EXIT_UNSURE;
@@ -845,32 +848,35 @@ static int cmd_place(struct args *a)
 		die("place: -g has %d values, -b %d, -c %d: one of each per round",
 		    n, b->n, c->n);
 	ends = xcalloc(n, sizeof(*ends));
-	gc = xcalloc(n, sizeof(*gc));
 	cb = xcalloc(n, sizeof(*cb));
+	near = xcalloc(n, sizeof(*near));
 	for (i = 0; i < n; i++) {
 		ends[i] = log(g->v[i]) - log(b->v[i]);
-		gc[i] = log(g->v[i]) - log(c->v[i]);
 		cb[i] = log(c->v[i]) - log(b->v[i]);
+		near[i] = 2 * cb[i] - ends[i];
 	}
 	p_ends = p_above(ends, n, &span);
-	p_good = p_above(gc, n, &mgc);
-	p_bad = p_above(cb, n, &mcb);
+	p_ng = p_above(near, n, &mnear);
+	for (i = 0; i < n; i++)
+		near[i] = -near[i];
+	p_nb = p_above(near, n, &mnear);
+	mcb = mean(cb, n);
 	if (span > 0)
 		pos = mcb / span;
-	if (p_ends < a->alpha && p_good < a->alpha && pos < JUDGE_SIDE) {
+	if (p_ends < a->alpha && p_nb < a->alpha && pos < JUDGE_SIDE) {
 		verdict = "bad";
 		rc = 1;
-	} else if (p_ends < a->alpha && p_bad < a->alpha &&
+	} else if (p_ends < a->alpha && p_ng < a->alpha &&
 		   pos > 1 - JUDGE_SIDE) {
 		verdict = "good";
 		rc = 0;
 	}
-	printf("verdict=%s n=%d pos=%s p_ends=%s p_good=%s p_bad=%s span_pct=%s\n",
-	       verdict, n, F(pos), FP(p_ends), FP(p_good), FP(p_bad),
+	printf("verdict=%s n=%d pos=%s p_ends=%s p_near_good=%s p_near_bad=%s span_pct=%s\n",
+	       verdict, n, F(pos), FP(p_ends), FP(p_ng), FP(p_nb),
 	       FPCT(100 * expm1(span)));
 	free(ends);
-	free(gc);
 	free(cb);
+	free(near);
 	return rc;
 }
 

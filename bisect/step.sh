@@ -90,14 +90,13 @@ read -r gsha bsha <"$state/ends"
 
 # A small regression is within one boot's noise: a single boot of the
 # candidate, however many samples it gives, lands anywhere between the
-# ends. When GOOD is less than PB_ROUNDS_BELOW (default 2) times BAD, the
-# candidate is measured in rounds instead: each round boots GOOD, the
+# ends. When bisect.sh found GOOD less than PB_ROUNDS_BELOW (default 2)
+# times BAD, or needed rounds to separate them, the candidate is measured
+# in rounds instead: each round boots GOOD, the
 # candidate and BAD afresh (the order alternating), and pbstat place
 # judges the candidate by its log ratios to the ends of its own round.
 # At least 3 rounds, at most PB_ROUNDS_MAX (default 6); still unsure: skip.
-rounds_below=${PB_ROUNDS_BELOW:-2}
 rounds_max=${PB_ROUNDS_MAX:-6}
-pb_is_number "$rounds_below" || abort "PB_ROUNDS_BELOW='$rounds_below' is not a ratio"
 pb_is_uint "$rounds_max" && [ "$rounds_max" -ge 3 ] || abort "PB_ROUNDS_MAX='$rounds_max' is not a number of rounds (3 or more)"
 
 # cand_boot MEASURE_OPTION...: boot the candidate once more (its samples
@@ -106,7 +105,7 @@ pb_is_uint "$rounds_max" && [ "$rounds_max" -ge 3 ] || abort "PB_ROUNDS_MAX='$ro
 cand_boot() {
 	local cache have out rcode
 	cache=$("$PB_TOP/bisect/samples.sh" -d "$repo" "$commit" -- "$@")
-	have=$(wc -l <"$cache/samples" 2>/dev/null || echo 0)
+	have=$(wc -l 2>/dev/null <"$cache/samples" || echo 0)
 	out=$("$PB_TOP/bisect/samples.sh" -n $((have + 1)) -N 1 -l "$state/measure.log" "$repo" "$commit" -- "$@" \
 		2>>"$state/measure.log")
 	rcode=$?
@@ -172,10 +171,7 @@ rounds() {
 	*) exit 125 ;;
 	esac
 }
-if awk -v g="$(median "${good[@]}")" -v b="$(median "${bad[@]}")" -v r="$rounds_below" \
-	'BEGIN { exit !(b > 0 && g < r * b) }'; then
-	rounds "$@"
-fi
+[ "$(jq -r '.rounds // false' "$state/ends.json")" = true ] && rounds "$@"
 
 max_age=${PB_ENDS_MAX_AGE:-600}
 pb_is_uint "$max_age" || abort "PB_ENDS_MAX_AGE='$max_age' is not a number of seconds"

@@ -10,7 +10,8 @@
 # its process group), as a user's Ctrl-C would; STUB_DRIFT=F multiplies
 # every speed by F after STUB_DRIFT_AFTER calls; STUB_BOOT_NOISE=F scales
 # all the samples of one call by a factor in [1 - F, 1 + F], as one boot
-# of a real machine runs faster or slower than the next.
+# of a real machine runs faster or slower than the next; STUB_SEED=S
+# draws other noise (of the same kind) for repeated runs.
 set -u
 rundir='' samples=4
 while getopts c:C:m:P:T:J:n:w:W:o: opt; do
@@ -47,7 +48,7 @@ if [ -n "${STUB_DRIFT:-}" ] && [ "$calls" -gt "${STUB_DRIFT_AFTER:-0}" ]; then
 	speed=$(awk -v s="$speed" -v f="$STUB_DRIFT" 'BEGIN { print s * f }')
 fi
 if [ -n "${STUB_BOOT_NOISE:-}" ]; then
-	h=$(printf 'boot %s' "$calls" | sha256sum | cut -c1-4)
+	h=$(printf 'boot %s %s' "$calls" "${STUB_SEED:-}" | sha256sum | cut -c1-4)
 	speed=$(awk -v s="$speed" -v f="$STUB_BOOT_NOISE" -v h=$((16#$h)) 'BEGIN { print s * (1 - f + 2 * f * h / 65535) }')
 fi
 # Deterministic noise: a hash of the commit and of the call number.
@@ -55,7 +56,7 @@ fi
 	echo "PERFBISECT ncpus=2 memkb=1000000"
 	t=$(git -C "$repo" show "$sha:torture" 2>/dev/null) && echo "PERFBISECT torture=$t"
 	for i in $(seq 1 "$samples"); do
-		h=$(printf '%s %s %s' "$sha" "$calls" "$i" | sha256sum | cut -c1-4)
+		h=$(printf '%s %s %s%s' "$sha" "$calls" "$i" "${STUB_SEED:+ $STUB_SEED}" | sha256sum | cut -c1-4)
 		jpm=$(awk -v s="$speed" -v h=$((16#$h)) 'BEGIN { printf "%.1f", s * (0.97 + 0.06 * h / 65535) }')
 		echo "PERFBISECT sample=$i warmup=0 tasks=10 jobs=5 jpm=$jpm jti=90.0 real=1.0 cpu=1.0 jpst=1.0 idle=5.0 csw_per_job=2.0"
 	done

@@ -189,23 +189,24 @@ usage "paired with one round, 1 sample" paired -a 100 -b 100
 # --- place -------------------------------------------------------------
 # Student's t with 2 df: two-sided p = 1 - t / sqrt(2 + t^2).
 # BAD is half of GOOD in each round while the machine's speed triples; the
-# candidate's log ratio to BAD is +0.1, -0.1, 0 (mean 0, sd 0.1), so to
-# GOOD it is ln 2 on average: t = 0.693147 / (0.1 / sqrt 3) = 12.0057,
-# one-sided p = (1 - 12.0057 / sqrt(146.137)) / 2 = 0.003433.
+# candidate's log ratio to BAD (or GOOD) is +0.1, -0.1, 0. Then
+# s = 2 ln C - ln G - ln B is -+ln 2 + 0.2, -0.2, 0: mean -+0.693147, sd
+# 0.2, t = 0.693147 / (0.2 / sqrt 3) = 6.0028, one-sided
+# p = (1 - 6.0028 / sqrt(38.0336)) / 2 = 0.013324.
 e1=1.10517091807565 e2=0.90483741803596
 m() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.10f", a * b }'; }
-check 1 "verdict=bad n=3 pos=0 p_ends=0 p_good=0.003433 p_bad=0.5 span_pct=100" \
+check 1 "verdict=bad n=3 pos=0 p_ends=0 p_near_good=0.986676 p_near_bad=0.013324 span_pct=100" \
 	"place, candidate like BAD in every round: bad" \
 	place -g 100 200 300 -b 50 100 150 -c "$(m 50 $e1)" "$(m 100 $e2)" 150
-check 0 "verdict=good n=3 pos=1 p_ends=0 p_good=0.5 p_bad=0.003433 span_pct=100" \
+check 0 "verdict=good n=3 pos=1 p_ends=0 p_near_good=0.013324 p_near_bad=0.986676 span_pct=100" \
 	"place, candidate like GOOD in every round: good" \
 	place -g 100 200 300 -b 50 100 150 -c "$(m 100 $e1)" "$(m 200 $e2)" 300
-# Halfway on a log scale: t = 0.346574 / (0.1 / sqrt 3) = 6.0028, one-sided
-# p = (1 - 6.0028 / sqrt(38.0336)) / 2 = 0.013324 on both sides.
-check 3 "verdict=unsure n=3 pos=0.5 p_ends=0 p_good=0.013324 p_bad=0.013324 span_pct=100" \
-	"place, candidate halfway: significantly unlike both ends, still unsure" \
+# Halfway on a log scale: s = 0.2, -0.2, 0, mean 0: nearer neither end,
+# though significantly unlike both.
+check 3 "verdict=unsure n=3 pos=0.5 p_ends=0 p_near_good=0.5 p_near_bad=0.5 span_pct=100" \
+	"place, candidate halfway: unsure" \
 	place -g 100 100 100 -b 50 50 50 -c "$(m 70.7106781187 $e1)" "$(m 70.7106781187 $e2)" 70.7106781187
-check 3 "verdict=unsure n=3 pos=0.5 p_ends=0.5 p_good=1 p_bad=0.5 span_pct=0" \
+check 3 "verdict=unsure n=3 pos=0.5 p_ends=0.5 p_near_good=0.5 p_near_bad=0.5 span_pct=0" \
 	"place, ends not separated in the rounds: unsure" \
 	place -g 100 100 100 -b "$(m 100 $e1)" "$(m 100 $e2)" 100 -c 100 100 100
 usage "place with unequal lists: round" place -g 100 100 100 -b 50 50 50 -c 70 70 70 70
