@@ -28,7 +28,7 @@ shift $((OPTIND - 1))
 [ "${1:-}" = -- ] && shift
 [ -d "$state" ] && [ -d "$run" ] || pb_die "$PB_USAGE" "need -s STATE and -r RUNDIR"
 repo=$(cat "$state/repo")
-pbstat=$(pb_tool pbstat) || exit
+pb_tool pbstat >/dev/null || exit
 ends="$state/ends.json"
 read -r gsha bsha <"$state/ends" || pb_die "$PB_INTERNAL" "no ends recorded in $state"
 
@@ -47,7 +47,7 @@ while read -r sha role; do
 	median=null
 	if [ "$(jq length <<<"$samples")" -gt 0 ]; then
 		mapfile -t v < <(jq -r '.[]' <<<"$samples")
-		median=$("$pbstat" summary "${v[@]}" | sed -n 's/.*median=\([0-9.]*\).*/\1/p')
+		median=$(pb_median "${v[@]}")
 	fi
 	case $role in
 	good-end) verdict=good ;;

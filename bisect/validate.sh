@@ -172,8 +172,8 @@ while ((round < rmax)); do
 			if [ -s "$work/rows" ]; then
 				cat "$work/rows" >>"$work/samples-$i"
 				tr ' ' '\t' <"$work/rows" | sed "s/^/$round\t${names[$i]}\t${shas[$i]}\t/" >>"$run/samples.tsv"
-				m=$(cut -d' ' -f1 "$work/rows" | xargs "$pbstat" summary |
-					sed -n 's/.*median=\([0-9.]*\).*/\1/p')
+				mapfile -t jpms < <(cut -d' ' -f1 "$work/rows")
+				m=$(pb_median "${jpms[@]}")
 				med[$round, $i]=$m
 				printf '%s\t%s\t%s\t%s\n' "$round" "${names[$i]}" "${shas[$i]}" "$m" >>"$run/rounds.tsv"
 			fi
@@ -209,7 +209,7 @@ for i in "${!names[@]}"; do
 		delta=$(sed -n 's/.*delta_pct=\([-0-9.]*\).*/\1/p' <<<"$stat")
 		ratio=$(sed -n 's/.*ratio=\([-0-9.]*\).*/\1/p' <<<"$stat")
 		n=$(sed -n 's/^n=\([0-9]*\).*/\1/p' <<<"$stat")
-		jpm=$("$pbstat" summary "${s[@]}" | sed -n 's/.*median=\([0-9.]*\).*/\1/p')
+		jpm=$(pb_median "${s[@]}")
 		ci="95% CI ${lo}%..${hi}% over $n rounds"
 		if awk -v h="$hi" -v t="$tol" 'BEGIN { exit !(h < -t) }'; then
 			verdict="not back: ${delta}% ($ci, below -${tol}%)"
