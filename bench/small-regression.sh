@@ -6,21 +6,23 @@
 # measuring everything afresh (an empty results cache, no saved state), and
 # optionally NAIVE_RUNS times with bench/compare.sh (the naive script, same
 # workfile). Counts right culprits, wrong ones and "cannot decide".
-# Usage: bench/small-regression.sh [-r RUNS] [-n NAIVE_RUNS] [-W WORKFILE] [RESULT_FILE]
+# Usage: bench/small-regression.sh [-r RUNS] [-n NAIVE_RUNS] [-W WORKFILE] [-J JOBS] [RESULT_FILE]
 #   defaults: 3 perfbisect runs, 0 naive runs (about 45 min each: every
 #   step is a build without ccache), workfile few_bkl; results are appended
-#   to bench/results/small-regression.txt.
+#   to bench/results/small-regression.txt. -J sets perfbisect's jobs per
+#   task (longer samples; default that of bisect.sh).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=../bisect/lib.sh
 . "$top/bisect/lib.sh"
-runs=3 naive=0 workfile=few_bkl
-while getopts r:n:W: opt; do
+runs=3 naive=0 workfile=few_bkl jopt=()
+while getopts r:n:W:J: opt; do
 	case $opt in
 	r) runs=$OPTARG ;;
 	n) naive=$OPTARG ;;
 	W) workfile=$OPTARG ;;
-	*) pb_die "$PB_USAGE" "usage: bench/small-regression.sh [-r RUNS] [-n NAIVE_RUNS] [-W WORKFILE] [RESULT_FILE]" ;;
+	J) jopt=(-J "$OPTARG") ;;
+	*) pb_die "$PB_USAGE" "usage: bench/small-regression.sh [-r RUNS] [-n NAIVE_RUNS] [-W WORKFILE] [-J JOBS] [RESULT_FILE]" ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -33,14 +35,14 @@ tmp=$(mktemp -d) || exit
 trap 'rm -rf "$tmp"' EXIT
 
 {
-	echo "# bench/small-regression.sh on $(hostname), $(date -u '+%F %T UTC'); $(nproc) cores, TCG; workfile $workfile"
+	echo "# bench/small-regression.sh on $(hostname), $(date -u '+%F %T UTC'); $(nproc) cores, TCG; workfile $workfile${jopt[*]:+, ${jopt[*]}}"
 	printf '%-22s %4s %7s %5s  %s\n' approach run wall_s exit answer
 } | tee -a "$out"
 right=0 wrong=0 unsure=0
 for ((i = 1; i <= runs; i++)); do
 	start=$SECONDS
 	before=$(readlink -f "$PERFBISECT_HOME/runs/latest" 2>/dev/null)
-	PB_RESULTS=$tmp/results-$i "$top/bisect/bisect.sh" -W "$workfile" >"$tmp/out" 2>"$tmp/err"
+	PB_RESULTS=$tmp/results-$i "$top/bisect/bisect.sh" -W "$workfile" "${jopt[@]}" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	run=$(readlink -f "$PERFBISECT_HOME/runs/latest" 2>/dev/null)
 	# A bisect that stopped before making a run directory left latest alone.
