@@ -3,15 +3,17 @@
 # step.sh: one `git bisect run` step: measure the commit under test (from the
 # results cache when possible), adding samples only while the statistics
 # cannot decide, and answer good (0), bad (1), skip (125) or abort (255).
+# A small regression is judged in rounds of fresh boots (bisect.sh --help).
 # Usage: git bisect run step.sh STATE_DIR [-- MEASURE_OPTION...]
 # STATE_DIR is made by bisect.sh: repo (the user's tree), ends.json (the end
-# samples and threshold), policy (start, step and cap of the sample count).
+# samples, threshold and mode), policy (start, step and cap of the sample
+# count).
 set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 [ "${1:-}" = --help ] && {
-	sed -n '3,8s/^# \{0,1\}//p' "$0"
+	sed -n '3,10s/^# \{0,1\}//p' "$0"
 	exit 0
 }
 # Everything below answers in the bisect contract; an unexpected failure of
