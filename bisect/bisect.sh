@@ -158,33 +158,46 @@ gmed=$(field good_median "$cal") bmed=$(field bad_median "$cal") noise=$(field n
 smaller() {
 	awk -v g="$1" -v b="$2" -v r="$rounds_below" 'BEGIN { exit !(b > 0 && g < r * b) }'
 }
-# ends_rounds: GOOD and BAD in paired rounds (alternating order) until BAD
-# is shown at least MIN_EFFECT_PCT slower (3 rounds or more) or after
-# PB_ROUNDS_MAX rounds; the paired statistics go to $paired.
-ends_rounds() {
-	local r k sha one gm=() bm=()
+# paired_rounds A B NAME_A NAME_B EFFECT_PCT: boot A and B afresh in rounds
+# (one boot each, the order alternating) and, from the third round on,
+# compare them with pbstat paired at PB_ROUNDS_ALPHA into $paired. Returns
+# 0 once B is shown more than EFFECT_PCT slower than A, 1 if it is not after
+# PB_ROUNDS_MAX rounds, 2 if a kernel failed to build or boot this time; a
+# failure of the kit stops the bisect.
+paired_rounds() {
+	local a=$1 b=$2 na=$3 nb=$4 effect=$5 r k sha out rcode one=() am=() bm=()
 	paired=''
 	for ((r = 1; r <= rounds_max; r++)); do
 		for k in 0 1; do
-			sha=$gsha
-			[ $(((r + k) % 2)) -eq 0 ] && sha=$bsha
-			mapfile -t one < <(pb_boot_jpm "$state" "$run/measure.log" "$repo" "$sha" "${mopts[@]}")
-			[ ${#one[@]} -gt 0 ] || pb_die "$PB_NORESULT" "${sha:0:12} measured fine before but not now; see $run/measure.log"
-			if [ "$sha" = "$gsha" ]; then
-				gm+=("$(pb_median "${one[@]}")")
+			sha=$a
+			[ $(((r + k) % 2)) -eq 0 ] && sha=$b
+			out=$(pb_boot_jpm "$state" "$run/measure.log" "$repo" "$sha" "${mopts[@]}")
+			rcode=$?
+			if [ "$rcode" -ne 0 ] || [ -z "$out" ]; then
+				if [ "$rcode" -ne 0 ] && [ "$(pb_bisect_code "$rcode")" != 125 ]; then
+					pb_die "$rcode" "measuring ${sha:0:12} failed (code $rcode); see $run/measure.log"
+				fi
+				pb_warn "${sha:0:12} gave no result this time (code $rcode); see $run/measure.log"
+				return 2
+			fi
+			mapfile -t one <<<"$out"
+			if [ "$sha" = "$a" ]; then
+				am+=("$(pb_median "${one[@]}")")
 			else
 				bm+=("$(pb_median "${one[@]}")")
 			fi
 		done
-		pb_info "ends in paired rounds, round $r (at least 3, at most $rounds_max): GOOD ${gm[*]: -1}, BAD ${bm[*]: -1} jobs/min"
+		pb_info "$na and $nb in paired rounds, round $r (at least 3, at most $rounds_max): ${am[*]: -1} and ${bm[*]: -1} jobs/min"
 		[ "$r" -ge 3 ] || continue
-		paired=$("$pbstat" paired -a "${gm[@]}" -b "${bm[@]}") || pb_die "$PB_INTERNAL" "pbstat paired failed"
-		echo "ends in rounds: $paired" >>"$log"
-		awk -v p="$(field p "$paired")" -v h="$(field ci_high_pct "$paired")" -v e="$min_effect" \
-			'BEGIN { exit !(p < 0.05 && h < -e) }' && return 0
+		paired=$("$pbstat" paired --alpha "$PB_ROUNDS_ALPHA" -a "${am[@]}" -b "${bm[@]}") ||
+			pb_die "$PB_INTERNAL" "pbstat paired failed"
+		echo "$na vs $nb in rounds: $paired" >>"$log"
+		awk -v p="$(field p "$paired")" -v h="$(field ci_high_pct "$paired")" -v e="$effect" -v a="$PB_ROUNDS_ALPHA" \
+			'BEGIN { exit !(p < a && h < -e) }' && return 0
 	done
 	return 1
 }
+ci_level=$(awk -v a="$PB_ROUNDS_ALPHA" 'BEGIN { print 100 * (1 - a) }')
 # A small regression (see step.sh) is measured in rounds: the steps judge
 # their commit within rounds and the culprit is confirmed the same way.
 # So are ends that the samples alone cannot separate: the drift between
@@ -204,15 +217,21 @@ if [ "$sep" -ne 0 ]; then
 	rounds=true
 fi
 if [ "$rounds" = true ]; then
-	if [ -s "$state/ends-rounds" ]; then
-		paired=$(cat "$state/ends-rounds")
-		pb_info "ends in paired rounds, from the earlier run: $paired"
+	saved=$(cat "$state/ends-rounds" 2>/dev/null)
+	if [ "$(field min_effect "$saved")" = "$min_effect" ]; then
+		paired=$saved
+		pb_info "GOOD and BAD in paired rounds, from an earlier run: $paired"
 	else
 		pb_info "a small regression: measuring GOOD and BAD in paired rounds"
-		ends_rounds ||
-			pb_die "$PB_NOREGRESSION" "$msg; in paired rounds BAD is $(field delta_pct "$paired")% (95% CI $(field ci_low_pct "$paired")..$(field ci_high_pct "$paired")%)"
+		paired_rounds "$gsha" "$bsha" GOOD BAD "$min_effect"
+		prc=$?
+		[ "$prc" -eq 2 ] && pb_die "$PB_NOBUILD" "an end gave no result in the paired rounds; see $run/measure.log"
+		[ "$prc" -eq 0 ] && sepr=1 || sepr=0
+		paired="min_effect=$min_effect separated=$sepr $paired"
 		echo "$paired" | pb_atomic_write "$state/ends-rounds"
 	fi
+	[ "$(field separated "$paired")" = 1 ] ||
+		pb_die "$PB_NOREGRESSION" "$msg; in paired rounds BAD is $(field delta_pct "$paired")% (${ci_level}% CI $(field ci_low_pct "$paired")..$(field ci_high_pct "$paired")%; remove $state/ends-rounds to measure again)"
 fi
 fixed=true
 [ -n "$threshold" ] || {
@@ -265,42 +284,17 @@ if [ -z "$culprit" ] && [ -z "$undecided" ]; then
 	pb_die "$PB_INTERNAL" "git bisect run stopped (exit $brc) without a culprit; see $log"
 fi
 
-# confirm_rounds: compare the culprit with its parent in paired rounds,
-# one fresh boot of each per round in alternating order, until the
-# culprit is shown slower (at least 3 rounds) or PB_ROUNDS_MAX rounds.
-confirm_rounds() {
-	local r k sha one pm=() cm=() out
-	for ((r = 1; r <= rounds_max; r++)); do
-		for k in 0 1; do
-			sha=$parent
-			[ $(((r + k) % 2)) -eq 0 ] && sha=$culprit
-			mapfile -t one < <(pb_boot_jpm "$state" "$run/measure.log" "$repo" "$sha" "${mopts[@]}")
-			if [ ${#one[@]} -eq 0 ]; then
-				pb_warn "could not re-measure ${sha:0:12}; see $run/measure.log"
-				return 1
-			fi
-			if [ "$sha" = "$parent" ]; then
-				pm+=("$(pb_median "${one[@]}")")
-			else
-				cm+=("$(pb_median "${one[@]}")")
-			fi
-		done
-		pb_info "confirming, round $r (at least 3, at most $rounds_max): parent ${pm[*]: -1}, culprit ${cm[*]: -1} jobs/min"
-		[ "$r" -ge 3 ] || continue
-		out=$("$pbstat" paired -a "${pm[@]}" -b "${cm[@]}") || return 1
-		echo "in rounds: $out" | pb_atomic_write "$state/confirm"
-		awk -v p="$(field p "$out")" -v h="$(field ci_high_pct "$out")" \
-			'BEGIN { exit !(p < 0.05 && h < 0) }' && break
-	done
-	return 0
-}
-
 # Confirm: measure the culprit and its parent once more and state the effect.
 # A small regression (see step.sh) is confirmed in paired rounds.
 if [ -n "$culprit" ] && [ ! -s "$state/confirm" ] && [ "$(jq -r '.rounds // false' "$state/ends.json")" = true ]; then
 	parent=$(git -C "$repo" rev-parse "$culprit^")
 	pb_info "confirming ${culprit:0:12} against its parent ${parent:0:12} in paired rounds"
-	confirm_rounds || echo "" >"$state/confirm"
+	paired_rounds "$parent" "$culprit" parent culprit 0
+	if [ $? -eq 2 ] || [ -z "$paired" ]; then
+		echo "" >"$state/confirm"
+	else
+		echo "in rounds: $paired" | pb_atomic_write "$state/confirm"
+	fi
 fi
 if [ -n "$culprit" ] && [ ! -s "$state/confirm" ]; then
 	parent=$(git -C "$repo" rev-parse "$culprit^")

@@ -234,6 +234,12 @@ pb_sample_rows() {
 	}' "$1"
 }
 
+# The significance level of each look at a comparison in rounds. Rounds
+# go on until a test passes, looking after rounds 3, 4, 5 and 6; four
+# looks at 0.05 each would pass a null effect about twice as often as
+# 0.05, so each look uses the Pocock-style bound of about 0.02.
+PB_ROUNDS_ALPHA=0.02
+
 # pb_median V...: print the median of the numbers (pbstat summary).
 pb_median() {
 	local pbstat

@@ -857,9 +857,7 @@ static int cmd_place(struct args *a)
 	}
 	p_ends = p_above(ends, n, &span);
 	p_ng = p_above(near, n, &mnear);
-	for (i = 0; i < n; i++)
-		near[i] = -near[i];
-	p_nb = p_above(near, n, &mnear);
+	p_nb = mnear == 0 && sd(near, n) == 0 ? 1 : 1 - p_ng;
 	mcb = mean(cb, n);
 	if (span > 0)
 		pos = mcb / span;

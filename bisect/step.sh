@@ -56,14 +56,17 @@ fixed_threshold=$(jq -r '.fixed_threshold // false' "$state/ends.json")
 # the same factor for fast and slow kernels), and the ends may come from
 # the results cache. So the candidate is judged against GOOD and BAD
 # booted afresh, right before it.
-# fresh_end SHA MEASURE_OPTION...: print the jobs/min samples of one fresh
-# boot of SHA.
+# fresh_end VAR SHA MEASURE_OPTION...: boot SHA once, afresh, and put the
+# jobs/min of its samples into the array VAR; abort if it fails now.
 fresh_end() {
-	local sha=$1 rcode
-	shift
-	pb_boot_jpm "$state" "$state/measure.log" "$repo" "$sha" "$@"
+	local -n _into=$1
+	local sha=$2 out rcode
+	shift 2
+	out=$(pb_boot_jpm "$state" "$state/measure.log" "$repo" "$sha" "$@")
 	rcode=$?
 	[ "$rcode" -eq 0 ] || abort "step $step: ${sha:0:12} measured fine before but not now (code $rcode); see $state/measure.log"
+	_into=()
+	[ -z "$out" ] || mapfile -t _into <<<"$out"
 }
 median() {
 	pb_median "$@"
@@ -71,8 +74,8 @@ median() {
 # fresh_ends MEASURE_OPTION...: boot GOOD and BAD afresh into good and bad,
 # and keep them (with the time) in $state/fresh-ends for the next steps.
 fresh_ends() {
-	mapfile -t good < <(fresh_end "$gsha" "$@")
-	mapfile -t bad < <(fresh_end "$bsha" "$@")
+	fresh_end good "$gsha" "$@"
+	fresh_end bad "$bsha" "$@"
 	[ ${#good[@]} -ge 3 ] && [ ${#bad[@]} -ge 3 ] || abort "step $step: too few fresh samples of the ends"
 	printf '%s\n%s\n%s\n' "$(date +%s)" "${good[*]}" "${bad[*]}" >"$state/fresh-ends.tmp" &&
 		mv -f "$state/fresh-ends.tmp" "$state/fresh-ends" || abort "cannot write $state/fresh-ends"
@@ -101,11 +104,14 @@ read -r gsha bsha <"$state/ends"
 rounds_max=${PB_ROUNDS_MAX:-6}
 pb_is_uint "$rounds_max" && [ "$rounds_max" -ge 3 ] || abort "PB_ROUNDS_MAX='$rounds_max' is not a number of rounds (3 or more)"
 
-# cand_boot MEASURE_OPTION...: boot the candidate once more (its samples
-# join the results cache) and print the jobs/min of that boot; on a build
-# or boot failure answer skip.
+# cand_boot VAR MEASURE_OPTION...: boot the candidate once more (its
+# samples join the results cache) and put the jobs/min of that boot into
+# the array VAR. Returns 125 when it does not build or boot; a failure of
+# the kit aborts.
 cand_boot() {
+	local -n _cb=$1
 	local cache have out rcode
+	shift
 	cache=$("$PB_TOP/bisect/samples.sh" -d "$repo" "$commit" -- "$@")
 	have=$(wc -l 2>/dev/null <"$cache/samples" || echo 0)
 	out=$("$PB_TOP/bisect/samples.sh" -n $((have + 1)) -N 1 -l "$state/measure.log" "$repo" "$commit" -- "$@" \
@@ -116,7 +122,8 @@ cand_boot() {
 			abort "step $step: measuring ${commit:0:12} failed (code $rcode); see $state/measure.log"
 		return 125
 	fi
-	tail -n +$((have + 1)) <<<"$out"
+	_cb=()
+	mapfile -t _cb < <(tail -n +$((have + 1)) <<<"$out")
 }
 
 # rounds MEASURE_OPTION...: judge the candidate in rounds; exits.
@@ -127,17 +134,16 @@ rounds() {
 			what=$k
 			[ $((r % 2)) -eq 0 ] && what=$((2 - k))
 			case $what in
-			0) mapfile -t one < <(fresh_end "$gsha" "$@") ;;
+			0) fresh_end one "$gsha" "$@" ;;
 			1)
-				mapfile -t one < <(cand_boot "$@")
-				if [ ${#one[@]} -eq 0 ]; then
+				if ! cand_boot one "$@"; then
 					meta=$(cat "$("$PB_TOP/bisect/samples.sh" -d "$repo" "$commit" -- "$@")/meta.json" 2>/dev/null || echo '{}')
 					say 'step %d of ~%s  %s  %-50s %s\n' "$step" "$total" "${commit:0:12}" "$subject" \
 						"skip ($(jq -r '.outcome // "failed"' <<<"$meta"))"
 					exit 125
 				fi
 				;;
-			2) mapfile -t one < <(fresh_end "$bsha" "$@") ;;
+			2) fresh_end one "$bsha" "$@" ;;
 			esac
 			[ ${#one[@]} -gt 0 ] || abort "step $step: no samples from a boot in round $r"
 			m=$(median "${one[@]}")
@@ -149,7 +155,7 @@ rounds() {
 		done
 		echo "step $step: ${commit:0:12}: round $r: GOOD ${rg[*]: -1} candidate ${rc[*]: -1} BAD ${rb[*]: -1}" >>"$state/measure.log"
 		[ "$r" -ge 3 ] || continue
-		line=$("$pbstat" place -g "${rg[@]}" -b "${rb[@]}" -c "${rc[@]}")
+		line=$("$pbstat" place --alpha "$PB_ROUNDS_ALPHA" -g "${rg[@]}" -b "${rb[@]}" -c "${rc[@]}")
 		pcode=$?
 		echo "step $step: ${commit:0:12}: $line" >>"$state/measure.log"
 		case $pcode in
@@ -186,7 +192,7 @@ if [ -f "$state/fresh-ends" ]; then
 	} <"$state/fresh-ends"
 	[[ ${when:-x} =~ ^[0-9]{1,12}$ ]] || when=0
 	age=$(($(date +%s) - when))
-	if [ "$age" -ge 0 ] && [ "$age" -le "$max_age" ] && [ ${#sgood[@]} -ge 3 ] && [ ${#sbad[@]} -ge 3 ] &&
+	if [ "$max_age" -gt 0 ] && [ "$age" -ge 0 ] && [ "$age" -le "$max_age" ] && [ ${#sgood[@]} -ge 3 ] && [ ${#sbad[@]} -ge 3 ] &&
 		awk -v g="$(median "${sgood[@]}")" -v b="$(median "${sbad[@]}")" 'BEGIN { exit !(b > 0 && g >= 2.5 * b) }'; then
 		good=("${sgood[@]}") bad=("${sbad[@]}") reuse=1
 		ends_note=" (ends of ${age}s ago)"

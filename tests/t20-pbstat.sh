@@ -206,6 +206,10 @@ check 0 "verdict=good n=3 pos=1 p_ends=0 p_near_good=0.013324 p_near_bad=0.98667
 check 3 "verdict=unsure n=3 pos=0.5 p_ends=0 p_near_good=0.5 p_near_bad=0.5 span_pct=100" \
 	"place, candidate halfway: unsure" \
 	place -g 100 100 100 -b 50 50 50 -c "$(m 70.7106781187 $e1)" "$(m 70.7106781187 $e2)" 70.7106781187
+# Significantly nearer BAD in every round, but at 0.49 of the span: unsure.
+check 3 "verdict=unsure n=3 pos=0.4854 p_ends=0 p_near_good=1 p_near_bad=0 span_pct=100" \
+	"place, significant but not in the outer part of the span: unsure" \
+	place -g 100 100 100 -b 50 50 50 -c 70 70 70
 check 3 "verdict=unsure n=3 pos=0.5 p_ends=0.5 p_near_good=0.5 p_near_bad=0.5 span_pct=0" \
 	"place, ends not separated in the rounds: unsure" \
 	place -g 100 100 100 -b "$(m 100 $e1)" "$(m 100 $e2)" 100 -c 100 100 100
