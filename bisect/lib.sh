@@ -247,6 +247,19 @@ pb_median() {
 	"$pbstat" summary "$@" | sed -n 's/.*median=\([0-9.]*\).*/\1/p'
 }
 
+# pb_log_boot MEASURE_RUNDIR COMMIT: with PB_RUN_DIR set, add what one
+# measurement's build and boot cost (a cached artifact costs 0 s) to the
+# run's builds.jsonl.
+pb_log_boot() {
+	local boot_s
+	[ -n "${PB_RUN_DIR:-}" ] && [ -f "$1/build.json" ] || return 0
+	boot_s=$(jq -r '.boot_s // 0' "$1/boot.json" 2>/dev/null || echo 0)
+	jq -c --arg commit "$2" --argjson boot_s "${boot_s:-0}" \
+		'{commit: $commit, build_s, cached: (.cached // false), ccache_hits, ccache_misses, boot_s: $boot_s}' \
+		"$1/build.json" >>"$PB_RUN_DIR/builds.jsonl" 2>/dev/null
+	return 0
+}
+
 # pb_boot_jpm WORKDIR LOG REPO REV [MEASURE_OPTION...]: build (from the
 # caches) and boot REV once, afresh, bypassing the results cache, and print
 # the jobs/min of each measured sample; the measurement's stderr goes to
@@ -257,6 +270,7 @@ pb_boot_jpm() {
 	ref=$(mktemp -d "$wd/boot.XXXXXX") || return "$PB_INTERNAL"
 	"${PB_MEASURE:-$PB_TOP/bisect/measure.sh}" "$@" -o "$ref" "$repo" "$rev" >/dev/null 2>>"$log"
 	rc=$?
+	pb_log_boot "$ref" "$rev"
 	[ -f "$ref/results" ] && pb_sample_rows "$ref/results" | cut -d' ' -f1
 	rm -rf "$ref"
 	return "$rc"

@@ -79,11 +79,7 @@ while [ "$(wc -l <"$dir/samples")" -lt "$min" ]; do
 	[ -n "$runlog" ] && cat "$run"/*.log >>"$runlog" 2>/dev/null
 	# Record what the build and boot cost (a cached artifact costs 0 s).
 	boot_s=$(jq -r '.boot_s // 0' "$run/boot.json" 2>/dev/null || echo 0)
-	if [ -n "${PB_RUN_DIR:-}" ] && [ -f "$run/build.json" ]; then
-		jq -c --arg commit "$sha" --argjson boot_s "$boot_s" \
-			'{commit: $commit, build_s, cached: (.cached // false), ccache_hits, ccache_misses, boot_s: $boot_s}' \
-			"$run/build.json" >>"$PB_RUN_DIR/builds.jsonl" 2>/dev/null
-	fi
+	pb_log_boot "$run" "$sha"
 	if [ ! -f "$dir/meta.json" ]; then
 		jq -n --arg commit "$sha" --arg outcome "$(cat "$run/outcome" 2>/dev/null || echo nobuild)" \
 			--slurpfile b <(cat "$run/build.json" 2>/dev/null || echo '{}') \

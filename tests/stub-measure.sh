@@ -28,7 +28,7 @@ sha=$(git -C "$repo" rev-parse "$rev") || exit 4
 echo "$sha" >>"${STUB_LOG:-/dev/null}"
 calls=$(wc -l <"${STUB_LOG:-/dev/null}")
 if [ -n "${STUB_INTERRUPT_AT:-}" ] && [ "$calls" -eq "$STUB_INTERRUPT_AT" ]; then
-	kill -INT -- "-$(ps -o pgid= $$ | tr -d ' ')"
+	kill -INT 0
 	sleep 5
 	exit 10
 fi
