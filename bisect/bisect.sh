@@ -16,11 +16,11 @@
 #   answer may reuse the ends an earlier step booted at most
 #   PB_ENDS_MAX_AGE seconds ago (default 600; 0 boots them at every step).
 #   A small regression (GOOD less than PB_ROUNDS_BELOW, default 2, times
-#   BAD) is within one boot's noise: each step then boots GOOD, the commit
-#   and BAD in 3 to PB_ROUNDS_MAX (6) rounds and compares within rounds,
-#   and the culprit is confirmed against its parent the same way; ends
-#   that the samples alone cannot separate are measured in paired rounds
-#   too before the bisect gives up. A THRESHOLD turns rounds off.
+#   BAD, or ends the samples alone cannot separate) is within one boot's
+#   noise, so it is measured in rounds of fresh boots: first GOOD and BAD
+#   (no regression shown: exit 15), then at each step GOOD, the commit and
+#   BAD, 3 to PB_ROUNDS_MAX (6) rounds, and last the culprit against its
+#   parent. A THRESHOLD turns rounds off.
 # Running it again with the same arguments resumes an interrupted bisect.
 # The user's tree, index and own bisect are never touched.
 set -u
