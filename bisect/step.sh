@@ -97,9 +97,9 @@ read -r gsha bsha <"$state/ends"
 # candidate, however many samples it gives, lands anywhere between the
 # ends. When bisect.sh found GOOD less than PB_ROUNDS_BELOW (default 2)
 # times BAD, or needed rounds to separate them, the candidate is measured
-# in rounds instead: each round boots GOOD, the
-# candidate and BAD afresh (the order alternating), and pbstat place
-# judges the candidate by its log ratios to the ends of its own round.
+# in rounds instead: each round boots GOOD, the candidate and BAD afresh
+# (the order alternating), and pbstat place judges the candidate by its
+# log ratios to the ends of its own round.
 # At least 3 rounds, at most PB_ROUNDS_MAX (default 6); still unsure: skip.
 rounds_max=${PB_ROUNDS_MAX:-6}
 pb_is_uint "$rounds_max" && [ "$rounds_max" -ge 3 ] || abort "PB_ROUNDS_MAX='$rounds_max' is not a number of rounds (3 or more)"

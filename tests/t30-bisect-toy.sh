@@ -135,17 +135,23 @@ is "$rc:$(jq -r .culprit "$latest/summary.json")" "0:$culprit" "machine 40% fast
 
 # Reusing the ends: in a toy where GOOD is about 3 times BAD, a step may
 # judge a clear candidate against the ends booted by an earlier step.
+# one_step_toy DIR NAME GOOD_SPEED BAD_SPEED: a toy history of 41 commits
+# (0 to 40) at GOOD_SPEED jobs/min, BAD_SPEED from commit 23, the culprit.
+one_step_toy() {
+	local dir=$1 name=$2 i s
+	git init -q "$dir"
+	for i in $(seq 0 40); do
+		s=$3
+		[ "$i" -ge 23 ] && s=$4
+		echo "$s" >"$dir/speed"
+		echo "change $i" >>"$dir/file"
+		git -C "$dir" add speed file
+		GIT_AUTHOR_DATE="@$((1600000000 + i * 60)) +0000" GIT_COMMITTER_DATE="@$((1600000000 + i * 60)) +0000" \
+			git -C "$dir" -c user.name=Toy -c user.email=toy@example.invalid commit -qm "$name: change $i"
+	done
+}
 toy2=$T_TMP/toy2
-git init -q "$toy2"
-for i in $(seq 0 40); do
-	s=1000
-	[ "$i" -ge 23 ] && s=350
-	echo "$s" >"$toy2/speed"
-	echo "change $i" >>"$toy2/file"
-	git -C "$toy2" add speed file
-	GIT_AUTHOR_DATE="@$((1600000000 + i * 60)) +0000" GIT_COMMITTER_DATE="@$((1600000000 + i * 60)) +0000" \
-		git -C "$toy2" -c user.name=Toy -c user.email=toy@example.invalid commit -qm "toy2: change $i"
-done
+one_step_toy "$toy2" toy2 1000 350
 culprit2=$(git -C "$toy2" rev-parse HEAD~17)
 ends_re="^($(git -C "$toy2" rev-parse HEAD~40)|$(git -C "$toy2" rev-parse HEAD))\$"
 # bisect2 ENV...: bisect toy2 from scratch with ENV set; sets rc, ends, steps
@@ -222,16 +228,7 @@ like "$(tail -1 "$T_TMP/err")" '^bisect.sh: error: cannot decide: [0-9a-f]{12} i
 # with different noise the answer is the exact culprit or "cannot
 # decide", never another commit.
 toy4=$T_TMP/toy4
-git init -q "$toy4"
-for i in $(seq 0 40); do
-	s=1000
-	[ "$i" -ge 23 ] && s=800
-	echo "$s" >"$toy4/speed"
-	echo "change $i" >>"$toy4/file"
-	git -C "$toy4" add speed file
-	GIT_AUTHOR_DATE="@$((1600000000 + i * 60)) +0000" GIT_COMMITTER_DATE="@$((1600000000 + i * 60)) +0000" \
-		git -C "$toy4" -c user.name=Toy -c user.email=toy@example.invalid commit -qm "toy4: change $i"
-done
+one_step_toy "$toy4" toy4 1000 800
 culprit4=$(git -C "$toy4" rev-parse HEAD~17)
 # bisect4 ENV...: bisect toy4 from scratch with ENV set and the default
 # PB_ROUNDS_BELOW (2); sets rc.
