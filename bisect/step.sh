@@ -154,6 +154,8 @@ rounds() {
 			esac
 		done
 		echo "step $step: ${commit:0:12}: round $r: GOOD ${rg[*]: -1} candidate ${rc[*]: -1} BAD ${rb[*]: -1}" >>"$state/measure.log"
+		# A step in rounds takes minutes: say how far it got.
+		pb_info "step $step, ${commit:0:12}, round $r of at most $rounds_max: GOOD ${rg[*]: -1}, candidate ${rc[*]: -1}, BAD ${rb[*]: -1} jobs/min"
 		[ "$r" -ge 3 ] || continue
 		line=$("$pbstat" place --alpha "$PB_ROUNDS_ALPHA" -g "${rg[@]}" -b "${rb[@]}" -c "${rc[@]}")
 		pcode=$?
