@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # bisect.sh: time to culprit on the lab: from a cold ccache, from a warm
 # ccache (no kernel images, no results), and a second run over the same
-# range (everything cached). Steps, builds, ccache hit rate, samples per
-# step, and whether the culprit is right. Uses its own PERFBISECT_HOME;
+# range (everything cached). Steps (and how many of them took the verdict
+# of a kernel judged before: "same"), builds, boots, ccache hit rate,
+# samples per measured kernel, and whether the culprit is right. Uses its own PERFBISECT_HOME;
 # reuses the imported kernel tree.
 # Usage: bench/bisect.sh [-w|-c] [RESULT_FILE]   (default bench/results/bisect.txt, appended)
 #   -w  skip the cold run: the warm runs use the ccache of $PERFBISECT_HOME
@@ -33,18 +34,18 @@ one() {
 	jq -r --arg name "$1" --argjson wall $((SECONDS - start)) --arg rc "$rc" \
 		--arg expected "$(jq -r .culprit "$PERFBISECT_HOME/lab/lab.json")" \
 		--slurpfile r <(cat "$run/results.jsonl") \
-		'[$name, $wall, .steps, .builds,
+		'[$name, $wall, .steps, (.same_kernel_steps // 0), .builds, (.boots // 0),
 		  # ccache figures only for kernels built in this run: a replay
 		  # lists the cached results, with the hits of their old builds.
 		  (if .builds > 0 then [$r[] | .ccache_hits // 0] | add else 0 end),
 		  (if .builds > 0 then [$r[] | .ccache_misses // 0] | add else 0 end),
-		  ([$r[] | .samples | length] | add / length | . * 10 | round / 10),
+		  ([$r[] | .samples | length | select(. > 0)] | if length > 0 then add / length * 10 | round / 10 else 0 end),
 		  (if .culprit == $expected then "right" else "WRONG (exit " + $rc + ")" end)] | @tsv' \
-		"$run/summary.json" | awk -F'\t' '{ printf "%-28s %7s %6s %7s %8s %8s %8s  %s\n", $1, $2, $3, $4, $5, $6, $7, $8 }'
+		"$run/summary.json" | awk -F'\t' '{ printf "%-28s %7s %6s %5s %7s %6s %8s %8s %8s  %s\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 }'
 }
 {
 	echo "# bench/bisect.sh on $(hostname), $(date -u '+%F %T UTC'); $(nproc) cores, TCG, 2 vCPUs"
-	printf '%-28s %7s %6s %7s %8s %8s %8s  %s\n' run wall_s steps builds hits misses samples/kernel culprit
+	printf '%-28s %7s %6s %5s %7s %6s %8s %8s %8s  %s\n' run wall_s steps same builds boots hits misses samples/kernel culprit
 	[ "$warm_only" = 1 ] || one "cold ccache"
 	[ "$cold_only" = 1 ] && exit 0
 	rm -rf "$PERFBISECT_HOME"/{images,results,bisect,trees,validate,torture}

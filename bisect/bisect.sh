@@ -21,6 +21,9 @@
 #   (no regression shown: exit 15), then at each step GOOD, the commit and
 #   BAD, 3 to PB_ROUNDS_MAX (6) rounds, and last the culprit against its
 #   parent. A THRESHOLD turns rounds off.
+#   A commit that builds the same kernel as one already judged (its changes
+#   are outside the build or only in comments: bisect/same-kernel.sh) takes
+#   that verdict without a build or a boot; PB_SAME_KERNEL=0 measures all.
 # Running it again with the same arguments resumes an interrupted bisect.
 # The user's tree, index and own bisect are never touched.
 set -u
@@ -28,7 +31,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	sed -n '3,25s/^# \{0,1\}//p' "$0"
+	sed -n '3,28s/^# \{0,1\}//p' "$0"
 }
 [ "${1:-}" = --help ] && {
 	usage
@@ -36,6 +39,10 @@ usage() {
 }
 [ -z "${PB_ENDS_MAX_AGE:-}" ] || pb_is_uint "$PB_ENDS_MAX_AGE" ||
 	pb_die "$PB_USAGE" "PB_ENDS_MAX_AGE='$PB_ENDS_MAX_AGE' is not a number of seconds"
+case ${PB_SAME_KERNEL:-1} in
+0 | 1) ;;
+*) pb_die "$PB_USAGE" "PB_SAME_KERNEL='$PB_SAME_KERNEL' is not 0 or 1" ;;
+esac
 rounds_below=${PB_ROUNDS_BELOW:-2} rounds_max=${PB_ROUNDS_MAX:-6}
 pb_is_number "$rounds_below" || pb_die "$PB_USAGE" "PB_ROUNDS_BELOW='$rounds_below' is not a ratio"
 pb_is_uint "$rounds_max" && [ "$rounds_max" -ge 3 ] ||
@@ -260,6 +267,7 @@ if [ -s "$state/bisect.log" ]; then
 else
 	git bisect reset >/dev/null 2>&1
 	echo 0 >"$state/steps"
+	rm -f "$state/known" "$state/same-kernel"
 	git bisect start --no-checkout "$bsha" "$gsha" >>"$log" 2>&1 ||
 		pb_die "$PB_INTERNAL" "git bisect start failed; see $log"
 fi
@@ -269,8 +277,11 @@ first_bad() {
 }
 if [ -z "$(first_bad)" ]; then
 	# In the foreground: a Ctrl-C reaches every step and measurement.
+	rm -f "$state/interrupted"
 	git bisect run "$PB_TOP/bisect/step.sh" "$state" -- "${mopts[@]}" >>"$log"
 	brc=$?
+	# A step marks a Ctrl-C that this shell may not have seen.
+	[ -f "$state/interrupted" ] && rm -f "$state/interrupted" && interrupted
 else
 	brc=0
 	pb_info "this bisect has already finished; reporting it again"

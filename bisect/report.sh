@@ -54,17 +54,19 @@ while read -r sha role; do
 	bad-end) verdict=bad ;;
 	*) verdict=$role ;;
 	esac
+	same=$(awk -v c="$sha" '$1 == c { s = $2 } END { print s }' "$state/same-kernel" 2>/dev/null)
 	jq -n --arg commit "$sha" --arg subject "$(git -C "$repo" log -1 --format=%s "$sha")" \
 		--argjson position "$(git -C "$repo" rev-list --count "$gsha..$sha")" \
 		--arg role "$role" --arg verdict "$verdict" --argjson samples "$samples" \
-		--argjson median "${median:-null}" --argjson idle "$idle" \
+		--argjson median "${median:-null}" --argjson idle "$idle" --arg same "$same" \
 		--slurpfile m <(cat "$dir/meta.json" 2>/dev/null || echo '{}') -c \
 		'($m[0] // {}) as $m | {commit: $commit, subject: $subject, position: $position,
 		  role: $role, verdict: $verdict, samples: $samples, median: $median,
 		  idle_pct: $idle, outcome: ($m.outcome // null), build_s: ($m.build_s // null),
 		  boot_s: ($m.boot_s // null), ccache_hits: ($m.ccache_hits // null),
 		  ccache_misses: ($m.ccache_misses // null),
-		  bzimage_sha256: ($m.bzimage_sha256 // null)}' >>"$run/results.jsonl.tmp" ||
+		  bzimage_sha256: ($m.bzimage_sha256 // null),
+		  same_kernel_as: (if $same == "" then null else $same end)}' >>"$run/results.jsonl.tmp" ||
 		pb_die "$PB_INTERNAL" "cannot write results.jsonl"
 done <"$run/measured"
 mv -f "$run/results.jsonl.tmp" "$run/results.jsonl"
@@ -87,6 +89,8 @@ builds=$(jq -s '[.[] | select(.cached | not) | .commit] | unique | length' "$run
 hits=$(jq -s 'map(.ccache_hits // 0) | add // 0' "$run/builds.jsonl")
 misses=$(jq -s 'map(.ccache_misses // 0) | add // 0' "$run/builds.jsonl")
 boots=$(wc -l <"$run/builds.jsonl")
+# Steps that took the verdict of a known kernel (see step.sh).
+same_steps=$(jq -s 'map(select(.same_kernel_as != null)) | length' "$run/results.jsonl")
 jq -n --arg culprit "$culprit" \
 	--arg culprit_subject "$([ -n "$culprit" ] && git -C "$repo" log -1 --format=%s "$culprit")" \
 	--argjson steps "$steps" --argjson builds "$builds" --argjson wall_s "$wall" \
@@ -95,10 +99,11 @@ jq -n --arg culprit "$culprit" \
 	--arg noise_pct "$(field noise_pct "$cal")" --arg confirm "$confirm" \
 	--argjson identical "$identical" --arg undecided "$undecided" \
 	--argjson hits "${hits:-0}" --argjson misses "${misses:-0}" --argjson boots "${boots:-0}" \
+	--argjson same_steps "${same_steps:-0}" \
 	--arg repo "$repo" --arg good "$gsha" --arg bad "$bsha" \
 	'{culprit: (if $culprit == "" then null else $culprit end),
 	  culprit_subject: (if $culprit == "" then null else $culprit_subject end),
-	  steps: $steps, builds: $builds, boots: $boots, ccache_hits: $hits,
+	  steps: $steps, same_kernel_steps: $same_steps, builds: $builds, boots: $boots, ccache_hits: $hits,
 	  ccache_misses: $misses, wall_s: $wall_s, threshold: $threshold,
 	  good_jpm: $good_jpm, bad_jpm: $bad_jpm, noise_pct: ($noise_pct | tonumber? // null),
 	  confirmation: $confirm, culprit_image_identical_to_parent: $identical,
@@ -108,9 +113,11 @@ jq -n --arg culprit "$culprit" \
 # The table of every measured commit, along the history.
 {
 	printf '%-4s %-12s %-9s %7s %12s %6s %8s  %s\n' pos commit verdict samples "jobs/min" "idle%" build_s subject
-	jq -s -r 'sort_by(.position)[] | [.position, .commit[0:12], .verdict, (.samples | length),
+	jq -s -r 'sort_by(.position)[] | [.position, .commit[0:12], (.verdict + (if .same_kernel_as then "=" else "" end)), (.samples | length),
 		(.median // "-"), (.idle_pct // "-"), (.build_s // "-"), .subject[0:50]] | @tsv' "$run/results.jsonl" |
 		awk -F'\t' '{ printf "%-4s %-12s %-9s %7s %12s %6s %8s  %s\n", $1, $2, $3, $4, $5, $6, $7, $8 }'
+	[ "$same_steps" -gt 0 ] &&
+		echo "(=: the same kernel as a commit judged before, so the same verdict without a build or boot; results.jsonl says which)"
 } >"$run/table.txt"
 
 # The plot: median jobs/min of every tested commit along the history.
@@ -143,5 +150,5 @@ if [ -n "$culprit" ]; then
 else
 	echo "undecided: the first bad commit is one of: $undecided"
 fi
-echo "threshold $threshold jobs/min; $steps steps, $builds builds and $boots boots in this run, $wall s"
+echo "threshold $threshold jobs/min; $steps steps ($same_steps of them the same kernel as one judged before), $builds builds and $boots boots in this run, $wall s"
 echo "results: $run (summary.json, results.jsonl, table.txt, jobs-per-min.svg)"

@@ -22,9 +22,16 @@ abort() {
 	printf '%s: error: %s\n' "$PB_PROG" "$*" >&2
 	exit 255
 }
-trap 'abort "interrupted"' INT TERM
 state=${1:-}
 [ -d "$state" ] && [ -f "$state/ends.json" ] || abort "no bisect state in '$state'"
+# A Ctrl-C aborts the step and leaves a mark for bisect.sh, which may not
+# see the signal itself. A measurement that ends interrupted (code 10)
+# counts as one even when the signal has not reached this shell yet.
+interrupted() {
+	: >"$state/interrupted"
+	abort "interrupted"
+}
+trap interrupted INT TERM
 shift
 [ "${1:-}" = -- ] && shift
 repo=$(cat "$state/repo") || abort "no repo in $state"
@@ -64,6 +71,7 @@ fresh_end() {
 	shift 2
 	out=$(pb_boot_jpm "$state" "$state/measure.log" "$repo" "$sha" "$@")
 	rcode=$?
+	[ "$rcode" -eq "$PB_INTERRUPTED" ] && interrupted
 	[ "$rcode" -eq 0 ] || abort "step $step: ${sha:0:12} measured fine before but not now (code $rcode); see $state/measure.log"
 	_into=()
 	[ -z "$out" ] || mapfile -t _into <<<"$out"
@@ -93,6 +101,57 @@ fresh_ends() {
 # afresh. Small regressions always get fresh ends.
 read -r gsha bsha <"$state/ends"
 
+# Same kernel, same verdict. GOOD, BAD and every commit this bisect judged
+# are known kernels ($state/known: SHA VERDICT DEPS, DEPS being the list of
+# files its build read, or -). A commit whose every change against one of
+# them is outside the build or only in comments (bisect/same-kernel.sh)
+# builds that kernel again, so it takes that verdict without a build or a
+# boot. The most recently judged commits are tried first: they are the
+# nearest. PB_SAME_KERNEL=0 measures every commit.
+fopts=()
+for ((i = 1; i <= $#; i++)); do
+	[ "${!i}" = -c ] && [ "$i" -lt $# ] && j=$((i + 1)) && fopts+=(-c "${!j}")
+done
+# deps_of SHA: print the dependency list of SHA's image, if it has one.
+deps_of() {
+	local art
+	art=$("$PB_TOP/bisect/build.sh" -n "${fopts[@]}" "$repo" "$1" 2>/dev/null) &&
+		[ -s "$art/deps" ] && echo "$art/deps"
+}
+# finish VERDICT: record the verdict among the known kernels and answer.
+finish() {
+	case $1 in
+	good | bad)
+		echo "$commit $1 ${2:-$(deps_of "$commit" || echo -)}" >>"$state/known" ||
+			abort "cannot write $state/known"
+		;;
+	esac
+	case $1 in
+	good) exit 0 ;;
+	bad) exit 1 ;;
+	*) exit 125 ;;
+	esac
+}
+if [ "${PB_SAME_KERNEL:-1}" != 0 ]; then
+	known=()
+	[ -f "$state/known" ] && mapfile -t known < <(tac "$state/known")
+	known+=("$gsha good $(deps_of "$gsha" || echo -)" "$bsha bad $(deps_of "$bsha" || echo -)")
+	for k in "${known[@]}"; do
+		read -r ksha kverdict kdeps <<<"$k"
+		[[ $ksha =~ ^[0-9a-f]{40}$ ]] && [[ $kverdict =~ ^(good|bad)$ ]] || continue
+		dopt=()
+		[ -n "$kdeps" ] && [ "$kdeps" != - ] && [ -f "$kdeps" ] && dopt=(-d "$kdeps")
+		why=$("$PB_TOP/bisect/same-kernel.sh" "${dopt[@]}" "$repo" "$ksha" "$commit" 2>>"$state/measure.log")
+		same=$?
+		echo "step $step: ${commit:0:12} against ${ksha:0:12}: $why" >>"$state/measure.log"
+		[ "$same" -eq 0 ] || continue
+		say 'step %d of ~%s  %s  %-50s same kernel as %s (%s): %s\n' "$step" "$total" "${commit:0:12}" \
+			"$subject" "${ksha:0:12}" "${why#the same kernel: }" "$kverdict"
+		echo "$commit $ksha" >>"$state/same-kernel" || abort "cannot write $state/same-kernel"
+		finish "$kverdict" "${dopt[1]:--}"
+	done
+fi
+
 # A small regression is within one boot's noise: a single boot of the
 # candidate, however many samples it gives, lands anywhere between the
 # ends. When bisect.sh found GOOD less than PB_ROUNDS_BELOW (default 2)
@@ -117,6 +176,7 @@ cand_boot() {
 	out=$("$PB_TOP/bisect/samples.sh" -n $((have + 1)) -N 1 -l "$state/measure.log" "$repo" "$commit" -- "$@" \
 		2>>"$state/measure.log")
 	rcode=$?
+	[ "$rcode" -eq "$PB_INTERRUPTED" ] && interrupted
 	if [ "$rcode" -ne 0 ]; then
 		[ "$(pb_bisect_code "$rcode")" = 125 ] ||
 			abort "step $step: measuring ${commit:0:12} failed (code $rcode); see $state/measure.log"
@@ -175,11 +235,7 @@ rounds() {
 		"$step" "$total" "${commit:0:12}" "$subject" "$(jq -r '.build_s // 0' <<<"$meta")" \
 		"$(jq -r '.boot_s // 0' <<<"$meta")" "${#rc[@]}" "$(median "${rc[@]}")" "$verdict" \
 		"$(sed -n 's/.*pos=\([-0-9.]*\).*/\1/p' <<<"$line")"
-	case $verdict in
-	good) exit 0 ;;
-	bad) exit 1 ;;
-	*) exit 125 ;;
-	esac
+	finish "$verdict"
 }
 [ "$(jq -r '.rounds // false' "$state/ends.json")" = true ] && rounds "$@"
 
@@ -209,6 +265,7 @@ while :; do
 	samples=$("$PB_TOP/bisect/samples.sh" -n "$n" -l "$state/measure.log" "$repo" "$commit" -- "$@" \
 		2>>"$state/measure.log")
 	code=$?
+	[ "$code" -eq "$PB_INTERRUPTED" ] && interrupted
 	cache=$("$PB_TOP/bisect/samples.sh" -d "$repo" "$commit" -- "$@")
 	meta=$(cat "$cache/meta.json" 2>/dev/null || echo '{}')
 	bs=$(jq -r '.build_s // 0' <<<"$meta" 2>/dev/null)
@@ -254,9 +311,5 @@ while :; do
 	say 'step %d of ~%s  %s  %-50s build %6.1fs boot %6.1fs  %2d samples  median %10s  %s\n' \
 		"$step" "$total" "${commit:0:12}" "$subject" "${bs:-0}" "${bt:-0}" "${#cand[@]}" \
 		"$median" "$verdict$ends_note" >&2
-	case $verdict in
-	good) exit 0 ;;
-	bad) exit 1 ;;
-	*) exit 125 ;;
-	esac
+	finish "$verdict"
 done
