@@ -311,7 +311,7 @@ if [ -n "$culprit" ] && [ ! -s "$state/confirm" ]; then
 	parent=$(git -C "$repo" rev-parse "$culprit^")
 	pb_info "confirming ${culprit:0:12} against its parent ${parent:0:12} with $inc more samples each"
 	for c in "$culprit" "$parent"; do
-		have=$(wc -l <"$("$PB_TOP/bisect/samples.sh" -d "$repo" "$c" -- "${mopts[@]}")/samples" 2>/dev/null || echo 0)
+		have=$(wc -l 2>/dev/null <"$("$PB_TOP/bisect/samples.sh" -d "$repo" "$c" -- "${mopts[@]}")/samples" || echo 0)
 		"$PB_TOP/bisect/samples.sh" -n $((have + inc)) -N 6 -l "$run/measure.log" "$repo" "$c" -- "${mopts[@]}" \
 			>"$state/confirm-${c:0:12}" 2>>"$log" || pb_warn "could not re-measure ${c:0:12}"
 	done
