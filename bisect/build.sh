@@ -189,51 +189,14 @@ mkdir -p "$stage" &&
 	cp "$bdir/.config" "$stage/config" &&
 	cp "$log" "$stage/build.log" ||
 	pb_die "$PB_INTERNAL" "cannot stage the build artifact (disk full?)"
-# The files this build read, from Kbuild's .cmd files (stale ones of
-# objects built before only add names): same-kernel.sh tells by them that a
-# later revision changes nothing the build reads.
-# Kbuild names a source file by its absolute path or relative to O=, and
-# may leave "dir/../" in it: names are made canonical before they count.
-find "$bdir" -name '.*.cmd' -exec cat {} + 2>/dev/null |
-	awk -v a="$src/" -v r="$(realpath -m --relative-to="$bdir" "$src")/" '
-	function canon(p,    n, i, k, part, out, s) {
-		n = split(p, part, "/")
-		k = 0
-		for (i = 1; i <= n; i++) {
-			if (part[i] == "" || part[i] == ".")
-				continue
-			if (part[i] == "..") {
-				if (k == 0)
-					return ""
-				k--
-				continue
-			}
-			out[++k] = part[i]
-		}
-		s = out[1]
-		for (i = 2; i <= k; i++)
-			s = s "/" out[i]
-		return s
-	}
-	{
-		for (i = 1; i <= NF; i++) {
-			f = $i
-			sub(/[:;,)"'"'"'\\]+$/, "", f)
-			if (index(f, a) == 1)
-				f = canon(substr(f, length(a) + 1))
-			else if (index(f, r) == 1)
-				f = canon(substr(f, length(r) + 1))
-			else
-				continue
-			if (f != "")
-				print f
-		}
-	}' | sort -u >"$stage/deps.tmp"
-if [ -s "$stage/deps.tmp" ]; then
-	mv "$stage/deps.tmp" "$stage/deps"
-else
-	pb_warn "${sha:0:12}: no dependency list from the build dir; later revisions are compared by their C files only"
-	rm -f "$stage/deps.tmp"
+# The files this build read, and those whose comments matter too, for
+# same-kernel.sh. Not with IKHEADERS, which packs every header, comments
+# and all, into the kernel: without the lists no header change passes.
+if grep -q '^CONFIG_IKHEADERS=y' "$bdir/.config"; then
+	pb_info "${sha:0:12}: CONFIG_IKHEADERS=y: no dependency lists, every header change makes another kernel"
+elif ! "$PB_TOP/bisect/kbuild-deps.sh" -o "$stage" "$bdir" "$src"; then
+	pb_warn "${sha:0:12}: no dependency lists; later revisions are compared by their C files only"
+	rm -f "$stage/deps" "$stage/verbatim"
 fi
 jq -n --arg commit "$sha" --arg tree "$tree" --arg repo "$repo" \
 	--arg config_hash "$cfghash" --arg gcc "$gccver" \

@@ -2,23 +2,26 @@
 # SPDX-License-Identifier: GPL-2.0
 # same-kernel.sh: tell, without building either, whether two revisions of a
 # kernel tree build the same kernel: every file that differs between them
-# is outside the build, or differs only in comments and spacing within a
-# line (the compiler sees the same tokens on the same lines).
-# Usage: same-kernel.sh [-d DEPS] REPO REF REV
-#   -d DEPS  the files REF's build read, one path per line relative to the
-#            top of the tree (build.sh keeps it next to the image as 'deps');
-#            without it every C file and header counts as part of the build.
-# Prints one line that says why or why not. Conservative: any change to a
-# file that is not C (Makefile, Kconfig, assembly, linker script, script)
-# or anything under scripts/ or tools/ counts as a different kernel.
+# is outside the build, or a C file or header that differs only in
+# comments within its lines (the compiler sees the same tokens, macro
+# definitions and pragmas on the same lines).
+# Usage: same-kernel.sh [-d DIR] REPO REF REV
+#   -d DIR  the image directory of REF's build, with the lists 'deps' (the
+#           files the build read) and 'verbatim' (those whose comments
+#           matter too) that kbuild-deps.sh wrote. Without it, every C file
+#           counts as built and any header change as a change.
+# Prints one line that says why or why not. Conservative: a change to a
+# file that is not C (Makefile, Kconfig, assembly, linker script, script),
+# under scripts/ or tools/, read verbatim, or added or removed where the
+# build looks for headers, counts as a different kernel.
 # Exit: 0 the same kernel, 1 not the same, 2 usage, 3 not a repository,
-# 4 unknown revision, 5 missing tool.
+# 4 unknown revision, 5 missing tool, 9 internal.
 set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	sed -n '3,15s/^# \{0,1\}//p' "$0"
+	sed -n '3,18s/^# \{0,1\}//p' "$0"
 }
 [ "${1:-}" = --help ] && {
 	usage
@@ -37,7 +40,8 @@ while getopts d:h opt; do
 done
 shift $((OPTIND - 1))
 [ $# -eq 3 ] || pb_die "$PB_USAGE" "expected REPO, REF and REV (see --help)"
-[ -z "$deps" ] || [ -f "$deps" ] || pb_die "$PB_USAGE" "no dependency list '$deps'"
+[ -z "$deps" ] || { [ -f "$deps/deps" ] && [ -f "$deps/verbatim" ]; } ||
+	pb_die "$PB_USAGE" "no dependency lists (deps, verbatim) in '$deps'"
 pb_need git gcc
 repo=$(pb_resolve_repo "$1") || exit
 ref=$(pb_resolve_rev "$repo" "$2") || exit
@@ -48,26 +52,62 @@ differ() {
 	echo "not the same kernel: $*"
 	exit "$PB_BAD"
 }
-# tokens REV PATH: the file as the compiler's tokenizer sees it, comments
-# gone, directives not expanded, line numbers kept.
+# tokens REV PATH: the file as the compiler sees it, comments gone, line
+# numbers kept: where lines are spliced (a backslash at the end), the
+# pragmas as written (the tokenizer blanks them), then the text with its
+# spliced lines joined first, as the compiler's phase 2 does, tokenized
+# with macro definitions kept.
 tokens() {
-	git -C "$repo" cat-file blob "$1:$2" | gcc -fpreprocessed -E -x c - 2>/dev/null
+	(
+		set -o pipefail
+		git -C "$repo" cat-file blob "$1:$2" >"$tmpd/blob" || exit 1
+		grep -n '\\[[:space:]]*$' "$tmpd/blob"
+		grep -nE '^[[:space:]]*#[[:space:]]*pragma' "$tmpd/blob"
+		awk '{
+			if (held) {
+				buf = buf $0
+				k++
+			} else {
+				buf = $0
+				k = 1
+			}
+			if (buf ~ /\\[ \t\r]*$/) {
+				sub(/\\[ \t\r]*$/, "", buf)
+				held = 1
+				next
+			}
+			held = 0
+			print buf
+			for (i = 1; i < k; i++)
+				print ""
+		}
+		END { if (held) print buf }' "$tmpd/blob" | gcc -fpreprocessed -dD -E -x c - 2>/dev/null
+	)
 }
-declare -A built=()
+declare -A built=() verbatim=() dirs=() bases=()
 if [ -n "$deps" ]; then
 	while IFS= read -r f; do
 		built[$f]=1
-	done <"$deps"
+		dirs[${f%/*}]=1
+		bases[${f##*/}]=1
+	done <"$deps/deps"
+	while IFS= read -r f; do
+		verbatim[$f]=1
+	done <"$deps/verbatim"
 fi
 
-list=$(mktemp) || pb_die "$PB_INTERNAL" "cannot create a temporary file"
-trap 'rm -f "$list"' EXIT
+tmpd=$(mktemp -d) || pb_die "$PB_INTERNAL" "cannot create a temporary directory"
+trap 'rm -rf "$tmpd"' EXIT
+list=$tmpd/list
 git -C "$repo" diff --no-renames --name-status -z "$ref" "$rev" -- >"$list" ||
 	pb_die "$PB_INTERNAL" "git diff ${ref:0:12} ${rev:0:12} failed in $repo"
 outside=0 comments=0 n=0
 while IFS= read -r -d '' status && IFS= read -r -d '' path; do
 	n=$((n + 1))
 	case $path in
+	Documentation/*/Kconfig* | Documentation/Kconfig* | Documentation/*Makefile* | Documentation/*Kbuild*)
+		differ "$path is a build file"
+		;;
 	Documentation/* | LICENSES/* | MAINTAINERS | CREDITS | .mailmap | .gitignore | */.gitignore)
 		outside=$((outside + 1))
 		continue
@@ -76,11 +116,27 @@ while IFS= read -r -d '' status && IFS= read -r -d '' path; do
 	*.c | *.h) ;;
 	*) differ "$path is not C source" ;;
 	esac
-	if [ -n "$deps" ] && [ -z "${built[$path]:-}" ]; then
+	if [ -z "$deps" ]; then
+		[[ $path == *.h ]] && differ "$path is a header, and without the build's dependency lists its comments may matter"
+	elif [ -n "${verbatim[$path]:-}" ]; then
+		differ "$path is read verbatim by the build (by a script, or kept in a preprocessor output)"
+	elif [ -z "${built[$path]:-}" ]; then
+		if [ "$status" = M ]; then
+			outside=$((outside + 1))
+			continue
+		fi
+		# A file that appears or disappears can be found by an include
+		# path, a wildcard or __has_include: only far from the build is
+		# it outside.
+		case $path in
+		include/* | arch/*/include/*) differ "$path is added or removed under an include directory" ;;
+		esac
+		[ -z "${dirs[${path%/*}]:-}" ] && [ -z "${bases[${path##*/}]:-}" ] ||
+			differ "$path is added or removed next to, or under the name of, a file the build reads"
 		outside=$((outside + 1))
 		continue
 	fi
-	[ "$status" = M ] || [ "$status" = T ] || differ "$path is added or removed and the build reads it"
+	[ "$status" = M ] || differ "$path is added, removed or changed in type, and the build reads it"
 	t1=$(tokens "$ref" "$path") || differ "cannot read $path at ${ref:0:12}"
 	t2=$(tokens "$rev" "$path") || differ "cannot read $path at ${rev:0:12}"
 	[ "$t1" = "$t2" ] || differ "$path changes code"

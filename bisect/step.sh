@@ -102,8 +102,9 @@ fresh_ends() {
 read -r gsha bsha <"$state/ends"
 
 # Same kernel, same verdict. GOOD, BAD and every commit this bisect judged
-# are known kernels ($state/known: SHA VERDICT DEPS, DEPS being the list of
-# files its build read, or -). A commit whose every change against one of
+# are known kernels ($state/known: SHA VERDICT DIR, DIR being the image
+# directory with the dependency lists of its build, or -). A commit whose
+# every change against one of
 # them is outside the build or only in comments (bisect/same-kernel.sh)
 # builds that kernel again, so it takes that verdict without a build or a
 # boot. The most recently judged commits are tried first: they are the
@@ -112,11 +113,12 @@ fopts=()
 for ((i = 1; i <= $#; i++)); do
 	[ "${!i}" = -c ] && [ "$i" -lt $# ] && j=$((i + 1)) && fopts+=(-c "${!j}")
 done
-# deps_of SHA: print the dependency list of SHA's image, if it has one.
+# deps_of SHA: print the image directory of SHA if it holds the
+# dependency lists of its build (see kbuild-deps.sh).
 deps_of() {
 	local art
 	art=$("$PB_TOP/bisect/build.sh" -n "${fopts[@]}" "$repo" "$1" 2>/dev/null) &&
-		[ -s "$art/deps" ] && echo "$art/deps"
+		[ -s "$art/deps" ] && [ -f "$art/verbatim" ] && echo "$art"
 }
 # finish VERDICT: record the verdict among the known kernels and answer.
 finish() {
@@ -138,9 +140,9 @@ if [ "${PB_SAME_KERNEL:-1}" != 0 ]; then
 	known+=("$gsha good $(deps_of "$gsha" || echo -)" "$bsha bad $(deps_of "$bsha" || echo -)")
 	for k in "${known[@]}"; do
 		read -r ksha kverdict kdeps <<<"$k"
-		[[ $ksha =~ ^[0-9a-f]{40}$ ]] && [[ $kverdict =~ ^(good|bad)$ ]] || continue
+		[[ $ksha =~ ^[0-9a-f]{40}([0-9a-f]{24})?$ ]] && [[ $kverdict =~ ^(good|bad)$ ]] || continue
 		dopt=()
-		[ -n "$kdeps" ] && [ "$kdeps" != - ] && [ -f "$kdeps" ] && dopt=(-d "$kdeps")
+		[ -n "$kdeps" ] && [ "$kdeps" != - ] && [ -f "$kdeps/deps" ] && [ -f "$kdeps/verbatim" ] && dopt=(-d "$kdeps")
 		why=$("$PB_TOP/bisect/same-kernel.sh" "${dopt[@]}" "$repo" "$ksha" "$commit" 2>>"$state/measure.log")
 		same=$?
 		echo "step $step: ${commit:0:12} against ${ksha:0:12}: $why" >>"$state/measure.log"
