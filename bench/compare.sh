@@ -7,6 +7,9 @@
 # Holds perfbisect's build lock for the whole run.
 # Usage: bench/compare.sh [RESULT_FILE]   (default bench/results/compare.txt, appended)
 #   BENCH_NAIVE_DIR=DIR        scratch dir, emptied first (default /tmp/perfbisect-naive)
+#   BENCH_NAIVE_KEEP=1         keep the clone of an earlier run and its build
+#                              (a developer's tree is built already): the
+#                              first build is incremental, as the others are
 #   BENCH_NAIVE_APPEND='...'   more guest parameters, e.g. pb_workfile=few_bkl
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,13 +25,25 @@ desc=$(dirname "$lab")/lab.json
 cpio=$("$top/bisect/initramfs.sh") || exit
 cfg=$("$top/bisect/build.sh" "$lab" good)/config || exit
 work=${BENCH_NAIVE_DIR:-/tmp/perfbisect-naive}
-rm -rf "$work"
+keep=${BENCH_NAIVE_KEEP:-0}
+case $keep in
+0 | 1) ;;
+*) pb_die "$PB_USAGE" "BENCH_NAIVE_KEEP='$keep': 0 or 1" ;;
+esac
+# Only a clone of this very lab (the same good and bad) is kept.
+[ "$keep" = 1 ] && [ "$(git -C "$work/linux" rev-parse good bad 2>/dev/null)" = "$(git -C "$lab" rev-parse good bad)" ] ||
+	keep=0
+[ "$keep" = 1 ] || rm -rf "$work"
 mkdir -p "$(dirname "$out")"
 pb_lock_wait "$PB_BUILD_LOCK" "the kernel build slot (one build at a time on this machine)"
 # No ccache, as in a tree of one's own: drop ccache's wrappers from PATH.
 PATH=$(tr : '\n' <<<"$PATH" | grep -v ccache | paste -sd:)
 start=$SECONDS
-git clone -q "$lab" "$work/linux" || exit
+if [ "$keep" = 1 ]; then
+	git -C "$work/linux" bisect reset >/dev/null 2>&1
+else
+	git clone -q "$lab" "$work/linux" || exit
+fi
 cd "$work/linux" || exit
 # naive_jpm REV: build REV in the tree and print one jobs/min sample.
 naive_jpm() {
@@ -46,7 +61,8 @@ git bisect reset >/dev/null 2>&1
 	echo "# bench/compare.sh on $(hostname), $(date -u '+%F %T UTC'); $(nproc) cores, TCG, 2 vCPUs"
 	printf '%-34s %7s %6s %7s  %s\n' approach wall_s steps builds culprit
 	printf '%-34s %7s %6s %7s  %s\n' "naive git bisect run script" $((SECONDS - start)) "$steps" $((steps + 2)) \
-		"$([ "$found" = "$(jq -r .culprit "$desc")" ] && echo right || echo "WRONG (${found:0:12})")"
+		"$(if [ -z "$found" ]; then echo "no culprit"; elif [ "$found" = "$(jq -r .culprit "$desc")" ]; then echo right; else echo "WRONG (${found:0:12})"; fi)"
 	echo "# naive threshold $thr from one good ($g) and one bad ($b) sample"
 	echo "# guest parameters: pb_payload=aim pb_samples=1 pb_warmup=0 $extra"
+	[ "$keep" = 1 ] && echo "# the clone and build of an earlier run were kept (BENCH_NAIVE_KEEP=1)"
 } | tee -a "$out"

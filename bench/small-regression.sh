@@ -7,8 +7,9 @@
 # optionally NAIVE_RUNS times with bench/compare.sh (the naive script, same
 # workfile). Counts right culprits, wrong ones and "cannot decide".
 # Usage: bench/small-regression.sh [-r RUNS] [-n NAIVE_RUNS] [-W WORKFILE] [-J JOBS] [RESULT_FILE]
-#   defaults: 3 perfbisect runs, 0 naive runs (about 45 min each: every
-#   step is a build without ccache), workfile few_bkl; results are appended
+#   defaults: 3 perfbisect runs, 0 naive runs (about 25 min for the first,
+#   whose clone is built from scratch without ccache; the next ones keep
+#   that clone and build incrementally), workfile few_bkl; results are appended
 #   to bench/results/small-regression.txt. -J sets perfbisect's jobs per
 #   task (longer samples; default that of bisect.sh).
 set -u
@@ -26,7 +27,7 @@ while getopts r:n:W:J: opt; do
 	esac
 done
 shift $((OPTIND - 1))
-pb_is_uint "$runs" && pb_is_uint "$naive" || pb_die "$PB_USAGE" "-r and -n take counts"
+{ pb_is_uint "$runs" && pb_is_uint "$naive"; } || pb_die "$PB_USAGE" "-r and -n take counts"
 out=${1:-$top/bench/results/small-regression.txt}
 lab=$("$top/bisect/lab.sh") || exit
 want=$(jq -r .culprit "$(dirname "$lab")/lab.json") || exit
@@ -68,8 +69,21 @@ for ((i = 1; i <= runs; i++)); do
 	[ -n "$run" ] && [ -L "$run/state" ] && rm -rf "$(readlink -f "$run/state")"
 done
 echo "# perfbisect: $right right, $wrong wrong, $unsure cannot decide, of $runs runs" | tee -a "$out"
+# The naive runs share one clone: from the second run on, its first build
+# is incremental, as in a developer's tree.
+right=0 wrong=0 none=0
 for ((i = 1; i <= naive; i++)); do
-	BENCH_NAIVE_APPEND="pb_workfile=$workfile" "$top/bench/compare.sh" "$tmp/naive-$i.txt" >/dev/null 2>&1
+	BENCH_NAIVE_KEEP=$((i > 1)) BENCH_NAIVE_APPEND="pb_workfile=$workfile" \
+		"$top/bench/compare.sh" "$tmp/naive-$i.txt" >/dev/null 2>&1
 	line=$(grep '^naive' "$tmp/naive-$i.txt")
+	case $line in
+	*right) right=$((right + 1)) ;;
+	*WRONG*) wrong=$((wrong + 1)) ;;
+	*) none=$((none + 1)) ;;
+	esac
 	printf '%-22s %4s %s\n' naive "$i" "${line#naive git bisect run script}" | tee -a "$out"
+	grep '^# naive threshold' "$tmp/naive-$i.txt" | tee -a "$out"
 done
+if [ "$naive" -gt 0 ]; then
+	echo "# naive: $right right, $wrong wrong, $none no culprit, of $naive runs" | tee -a "$out"
+fi

@@ -13,8 +13,9 @@
 #   Samples: END_SAMPLES per end (default 8), each step starts with START
 #   (4), adds INC (4) while undecided, up to CAP (12), then skips.
 #   Each step judges its commit against GOOD and BAD booted afresh; a clear
-#   answer may reuse the ends an earlier step booted at most
-#   PB_ENDS_MAX_AGE seconds ago (default 600; 0 boots them at every step).
+#   answer may reuse the ends that the calibration or an earlier step
+#   measured at most PB_ENDS_MAX_AGE seconds ago (default 600; 0 boots them
+#   at every step).
 #   A small regression (GOOD less than PB_ROUNDS_BELOW, default 2, times
 #   BAD, or ends the samples alone cannot separate) is within one boot's
 #   noise, so it is measured in rounds of fresh boots: first GOOD and BAD
@@ -31,7 +32,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	sed -n '3,28s/^# \{0,1\}//p' "$0"
+	sed -n '3,29s/^# \{0,1\}//p' "$0"
 }
 [ "${1:-}" = --help ] && {
 	usage
@@ -89,7 +90,7 @@ pb_is_number "$min_effect" || pb_die "$PB_USAGE" "minimum effect '$min_effect' i
 if [ -n "$threshold" ] && ! pb_is_number "$threshold"; then
 	pb_die "$PB_USAGE" "threshold '$threshold' is not a number (jobs/min)"
 fi
-pb_need git jq flock
+pb_need git jq flock setsid
 
 if [ -z "$tree" ]; then
 	tree=$("$PB_TOP/bisect/lab.sh") || exit
@@ -133,7 +134,23 @@ awk -v n="$range" 'BEGIN { s = 0; while (n > 1) { n /= 2; s++ } print s }' >"$st
 pb_info "bisecting $range commits of $repo: ${gsha:0:12} ($good) .. ${bsha:0:12} ($bad), about $(cat "$state/expected") steps"
 pb_info "run directory: $run"
 
+# interrupted: end `git bisect run` (in a process group of its own, see
+# below) with SIGTERM, let its step finish its cleanup, keep the bisect log
+# and stop. SIGTERM, whatever the signal was: a command started in the
+# background ignores SIGINT, and so do its children.
+child=''
 interrupted() {
+	trap '' INT TERM
+	if [ -n "$child" ]; then
+		kill -TERM -- "-$child" 2>/dev/null
+		wait "$child" 2>/dev/null
+		# The step may outlive git by its cleanup; give it 30 s.
+		for ((i = 0; i < 300; i++)); do
+			kill -0 -- "-$child" 2>/dev/null || break
+			sleep 0.1
+		done
+		kill -KILL -- "-$child" 2>/dev/null
+	fi
 	git -C "$state/repo.git" bisect log >"$state/bisect.log.tmp" 2>/dev/null &&
 		mv -f "$state/bisect.log.tmp" "$state/bisect.log"
 	pb_die "$PB_INTERRUPTED" "interrupted; run the same command again to resume (state: $state)"
@@ -152,6 +169,17 @@ measure_end() {
 	fi
 	echo "$out"
 }
+# cached SHA: how many samples of SHA the results cache holds.
+cached() {
+	local d
+	d=$("$PB_TOP/bisect/samples.sh" -d "$repo" "$1" -- "${mopts[@]}") || {
+		echo 1
+		return
+	}
+	if [ -f "$d/samples" ]; then wc -l <"$d/samples"; else echo 0; fi
+}
+cal_start=$(date +%s)
+cal_cached=$(($(cached "$gsha") + $(cached "$bsha")))
 mapfile -t gs < <(measure_end GOOD "$gsha")
 [ ${#gs[@]} -gt 0 ] || exit "$PB_NOBUILD"
 mapfile -t bs < <(measure_end BAD "$bsha")
@@ -250,6 +278,12 @@ jq -n --argjson g "$(printf '%s\n' "${gs[@]}" | jq -s .)" --argjson b "$(printf 
 	--argjson t "$threshold" --arg cal "$cal" --argjson fixed "$fixed" --argjson rounds "$rounds" \
 	'{good_samples: $g, bad_samples: $b, threshold: $t, fixed_threshold: $fixed, calibration: $cal, rounds: $rounds}' |
 	pb_atomic_write "$state/ends.json"
+# Ends measured just now are as fresh as those a step boots: the first
+# steps may reuse them (step.sh, PB_ENDS_MAX_AGE), dated from the start of
+# the calibration. Ends from the results cache are not.
+if [ "$rounds" = false ] && [ "$cal_cached" = 0 ]; then
+	printf '%s\n%s\n%s\n' "$cal_start" "${gs[*]}" "${bs[*]}" | pb_atomic_write "$state/fresh-ends"
+fi
 
 # The bisect itself, in a bare clone that shares the user's objects.
 br="$state/repo.git"
@@ -276,10 +310,17 @@ first_bad() {
 	git bisect log 2>/dev/null | sed -n 's/^# first bad commit: \[\([0-9a-f]\{40\}\)\].*/\1/p' | tail -1
 }
 if [ -z "$(first_bad)" ]; then
-	# In the foreground: a Ctrl-C reaches every step and measurement.
+	# In the background and in a process group (and session) of its own:
+	# bash runs a trap only once a foreground child has ended, and `git
+	# bisect run` passes no signal on to its step. So this shell takes a
+	# Ctrl-C or a SIGTERM sent to it alone at once and ends the whole
+	# group (step, build, boot) with SIGTERM.
 	rm -f "$state/interrupted"
-	git bisect run "$PB_TOP/bisect/step.sh" "$state" -- "${mopts[@]}" >>"$log"
+	setsid git bisect run "$PB_TOP/bisect/step.sh" "$state" -- "${mopts[@]}" >>"$log" &
+	child=$!
+	wait "$child"
 	brc=$?
+	child=''
 	# A step marks a Ctrl-C that this shell may not have seen.
 	[ -f "$state/interrupted" ] && rm -f "$state/interrupted" && interrupted
 else

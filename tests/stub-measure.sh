@@ -11,7 +11,8 @@
 # every speed by F after STUB_DRIFT_AFTER calls; STUB_BOOT_NOISE=F scales
 # all the samples of one call by a factor in [1 - F, 1 + F], as one boot
 # of a real machine runs faster or slower than the next; STUB_SEED=S
-# draws other noise (of the same kind) for repeated runs.
+# draws other noise (of the same kind) for repeated runs; STUB_SLEEP=S
+# makes calls from STUB_SLEEP_FROM on take S seconds longer.
 set -u
 rundir='' samples=4
 while getopts c:C:m:P:T:J:n:w:W:o: opt; do
@@ -27,6 +28,10 @@ mkdir -p "$rundir" || exit 9
 sha=$(git -C "$repo" rev-parse "$rev") || exit 4
 echo "$sha" >>"${STUB_LOG:-/dev/null}"
 calls=$(wc -l <"${STUB_LOG:-/dev/null}")
+# A slow measurement: STUB_SLEEP seconds from call STUB_SLEEP_FROM (1) on.
+if [ -n "${STUB_SLEEP:-}" ] && [ "$calls" -ge "${STUB_SLEEP_FROM:-1}" ]; then
+	sleep "$STUB_SLEEP"
+fi
 if [ -n "${STUB_INTERRUPT_AT:-}" ] && [ "$calls" -eq "$STUB_INTERRUPT_AT" ]; then
 	kill -INT 0
 	sleep 5

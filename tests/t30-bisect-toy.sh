@@ -105,7 +105,8 @@ else
 	fail "PB_RESULTS, fresh cache: measured again, into PB_RESULTS"
 fi
 
-# Interrupted run: a Ctrl-C in the middle, then the same command resumes.
+# Interrupted run: a measurement in the middle ends interrupted (a signal
+# to the steps' process group, then exit 10), then the same command resumes.
 rm -rf "$PERFBISECT_HOME/bisect" "$PERFBISECT_HOME/results"
 : >"$STUB_LOG"
 STUB_INTERRUPT_AT=5 run_rc setsid -w "$b/bisect.sh" -t "$toy" -g start -b tip -e 6 -n 4 -i 4 -N 8
@@ -121,6 +122,49 @@ dups=$(grep -v -e "^$(git -C "$toy" rev-parse start)\$" -e "^$(git -C "$toy" rev
 	sort | uniq -c | awk '$1 > 2' | wc -l)
 is "$dups" 0 "no commit measured again from scratch after the interruption"
 is "$(snapshot)" "$before" "user's tree still unchanged after interrupt and resume"
+
+# A signal sent to bisect.sh alone (kill PID; or a Ctrl-C, which reaches
+# bisect.sh's process group, not that of its steps) is passed on at once.
+# signal_mid_step SIG: a bisect whose measurements take 100 s from step 1
+# on gets SIG once step 1 measures; sets rc ("hung" if it is still running
+# 30 s later) and left (processes of the measurement still running).
+signal_mid_step() {
+	local pid i
+	rm -rf "$PERFBISECT_HOME/bisect" "$PERFBISECT_HOME/results"
+	: >"$STUB_LOG"
+	# Started with &, bisect.sh would ignore SIGINT (a shell in a terminal
+	# does not): env gives it the default back.
+	STUB_SLEEP=100 STUB_SLEEP_FROM=5 env --default-signal=INT "$b/bisect.sh" -t "$toy" -g start -b tip \
+		-e 6 -n 4 -i 4 -N 8 >"$T_TMP/out" 2>"$T_TMP/err" &
+	pid=$!
+	for ((i = 0; i < 600; i++)); do
+		[ "$(wc -l <"$STUB_LOG")" -ge 5 ] && break
+		sleep 0.1
+	done
+	sleep 1
+	kill -"$1" "$pid"
+	for ((i = 0; i < 300; i++)); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		rc=hung
+		pkill -KILL -f "$T_TMP/"
+		pkill -KILL -f 'sleep 100$'
+		wait "$pid"
+	else
+		wait "$pid"
+		rc=$?
+	fi
+	left=$(pgrep -c -f 'sleep 100$|stub-measure\.sh')
+}
+signal_mid_step TERM
+is "$rc" 10 "SIGTERM to bisect.sh alone, mid-step: exit 10 (interrupted) at once"
+is "$left" 0 "SIGTERM to bisect.sh alone: the step's measurement ended too"
+run_rc "$b/bisect.sh" -t "$toy" -g start -b tip -e 6 -n 4 -i 4 -N 8
+is "$rc:$(jq -r .culprit "$latest/summary.json")" "0:$culprit" "after SIGTERM: the same command resumes and finds the culprit"
+signal_mid_step INT
+is "$rc:$left" 10:0 "SIGINT to bisect.sh alone, mid-step: exit 10 at once, nothing left running"
 
 # Drift: the machine gets 40% slower right after the ends were measured;
 # the fresh ends of every step keep the culprit exact.
@@ -178,14 +222,28 @@ else
 	fail "ends reused: $ends boots of the ends instead of $ends0"
 fi
 like "$(cat "$latest/progress.txt")" '(good|bad) \(ends of [0-9]+s ago\)' "progress says when a step used earlier ends"
-# The machine gets 45% slower, or 50% faster, after the first step booted
-# its ends: candidates that the drift moves away from their end are judged
-# against fresh ends.
-bisect2 STUB_DRIFT=0.55 STUB_DRIFT_AFTER=8
+like "$(head -1 "$latest/progress.txt")" '^step 1 .* (good|bad) \(ends of [0-9]+s ago\)$' \
+	"step 1 judged against the ends the calibration measured just before"
+# Ends from the results cache are not fresh: a new bisect of the same range
+# with the same cache boots them again before its first step.
+rm -rf "$PERFBISECT_HOME/bisect"
+: >"$STUB_LOG"
+run_rc env PB_ENDS_MAX_AGE=600 "$b/bisect.sh" -t "$toy2" -g HEAD~40 -b HEAD -e 6 -n 4 -i 4 -N 8
+is "$rc:$(jq -r .culprit "$latest/summary.json")" "0:$culprit2" "ends from the results cache: exact culprit"
+first=$(head -1 "$latest/progress.txt")
+if [[ $first == "step 1 "* ]] && [[ $first != *"ends of"* ]] && [ "$(grep -cE "$ends_re" "$STUB_LOG")" -ge 2 ]; then
+	pass "ends from the results cache: step 1 boots GOOD and BAD afresh"
+else
+	fail "ends from the results cache: step 1 boots GOOD and BAD afresh ($first)"
+fi
+# The machine gets 45% slower, or 50% faster, after step 1 (the
+# calibration's 4 calls and step 1's): candidates that the drift moves
+# away from their end are judged against fresh ends.
+bisect2 STUB_DRIFT=0.55 STUB_DRIFT_AFTER=5
 is "$rc:$(jq -r .culprit "$latest/summary.json")" "0:$culprit2" "ends reused, 45% slower after step 1: exact culprit"
 like "$(cat "$latest/progress.txt")" '^step [2-9].* (good|bad)$' \
 	"45% slower: a candidate the drift moved is judged against fresh ends"
-bisect2 STUB_DRIFT=1.5 STUB_DRIFT_AFTER=8
+bisect2 STUB_DRIFT=1.5 STUB_DRIFT_AFTER=5
 is "$rc:$(jq -r .culprit "$latest/summary.json")" "0:$culprit2" "ends reused, 50% faster after step 1: exact culprit"
 bisect2 PB_ENDS_MAX_AGE=soon
 like "$rc:$(cat "$T_TMP/err")" "^2:bisect.sh: error: PB_ENDS_MAX_AGE='soon' is not a number" "PB_ENDS_MAX_AGE checked first: usage error"
