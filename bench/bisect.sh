@@ -24,6 +24,9 @@ rm -rf "$PERFBISECT_HOME"
 mkdir -p "$PERFBISECT_HOME" "$(dirname "$out")"
 ln -s "$main_home/linux-6.1" "$PERFBISECT_HOME/linux-6.1"
 [ "$warm_only" = 1 ] && ln -s "$main_home/ccache" "$PERFBISECT_HOME/ccache"
+# The lab exists before the clock starts, as for bench/compare.sh and
+# bench/ktest.sh.
+"$top/bisect/lab.sh" >/dev/null || exit
 
 # one LABEL: run the lab bisect and print one line of figures.
 one() {
