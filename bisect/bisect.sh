@@ -135,27 +135,29 @@ pb_info "bisecting $range commits of $repo: ${gsha:0:12} ($good) .. ${bsha:0:12}
 pb_info "run directory: $run"
 
 # interrupted: end `git bisect run` (in a process group of its own, see
-# below) with SIGTERM, let its step finish its cleanup, keep the bisect log
-# and stop. SIGTERM, whatever the signal was: a command started in the
-# background ignores SIGINT, and so do its children.
-child=''
+# below) with SIGTERM, let its step finish its cleanup (30 s at most), keep
+# the bisect log and stop. SIGTERM, whatever the signal was: a command
+# started in the background ignores SIGINT, and so do its children.
+child='' launching=0
 interrupted() {
-	trap '' INT TERM
+	local i
+	trap '' INT TERM HUP QUIT
+	# A signal right after the fork, before child was set.
+	[ -z "$child" ] && [ "$launching" = 1 ] && child=$!
 	if [ -n "$child" ]; then
-		kill -TERM -- "-$child" 2>/dev/null
-		wait "$child" 2>/dev/null
-		# The step may outlive git by its cleanup; give it 30 s.
+		kill -TERM -- "-$child" "$child" 2>/dev/null
 		for ((i = 0; i < 300; i++)); do
-			kill -0 -- "-$child" 2>/dev/null || break
+			kill -0 -- "-$child" 2>/dev/null || kill -0 "$child" 2>/dev/null || break
 			sleep 0.1
 		done
-		kill -KILL -- "-$child" 2>/dev/null
+		kill -KILL -- "-$child" "$child" 2>/dev/null
+		wait "$child" 2>/dev/null
 	fi
 	git -C "$state/repo.git" bisect log >"$state/bisect.log.tmp" 2>/dev/null &&
 		mv -f "$state/bisect.log.tmp" "$state/bisect.log"
 	pb_die "$PB_INTERRUPTED" "interrupted; run the same command again to resume (state: $state)"
 }
-trap interrupted INT TERM
+trap interrupted INT TERM HUP QUIT
 
 # measure_end NAME SHA: print the samples of one end, or stop with a message.
 measure_end() {
@@ -315,12 +317,16 @@ if [ -z "$(first_bad)" ]; then
 	# bisect run` passes no signal on to its step. So this shell takes a
 	# Ctrl-C or a SIGTERM sent to it alone at once and ends the whole
 	# group (step, build, boot) with SIGTERM.
+	# Should this shell die all the same (SIGKILL), the next step sees
+	# PB_BISECT_PID gone and stops the bisect.
 	rm -f "$state/interrupted"
-	setsid git bisect run "$PB_TOP/bisect/step.sh" "$state" -- "${mopts[@]}" >>"$log" &
+	export PB_BISECT_PID=$$
+	launching=1
+	setsid -w git bisect run "$PB_TOP/bisect/step.sh" "$state" -- "${mopts[@]}" >>"$log" &
 	child=$!
 	wait "$child"
 	brc=$?
-	child=''
+	child='' launching=0
 	# A step marks a Ctrl-C that this shell may not have seen.
 	[ -f "$state/interrupted" ] && rm -f "$state/interrupted" && interrupted
 else

@@ -83,7 +83,7 @@ pb_need() {
 		busybox) pkg=busybox-static ;;
 		gnuplot) pkg=gnuplot-nox ;;
 		xz) pkg=xz-utils ;;
-		flock) pkg=util-linux ;;
+		flock | setsid) pkg=util-linux ;;
 		*) pkg=$c ;;
 		esac
 		pb_die "$PB_NOTOOL" "'$c' not found: run 'make deps' (as root) or 'sudo apt-get install $pkg'"

@@ -32,6 +32,11 @@ interrupted() {
 	abort "interrupted"
 }
 trap interrupted INT TERM
+# bisect.sh is gone (killed with SIGKILL): stop rather than go on alone.
+if [ -n "${PB_BISECT_PID:-}" ] && ! kill -0 "$PB_BISECT_PID" 2>/dev/null; then
+	: >"$state/interrupted"
+	abort "bisect.sh (pid $PB_BISECT_PID) is gone; run it again to resume"
+fi
 shift
 [ "${1:-}" = -- ] && shift
 repo=$(cat "$state/repo") || abort "no repo in $state"

@@ -6,8 +6,8 @@
 # around which samples are drawn, with +-3% deterministic noise), "nobuild"
 # (exit 125) or "panic" (exit 20); a file "torture" holds the verdict of
 # the semaphore torture (0 pass, 1 fail) the guest reports. Each call is logged to $STUB_LOG; with
-# STUB_INTERRUPT_AT=N the Nth call interrupts the whole bisect (SIGINT to
-# its process group), as a user's Ctrl-C would; STUB_DRIFT=F multiplies
+# STUB_INTERRUPT_AT=N the Nth call ends interrupted (SIGINT to its process
+# group, then exit 10); STUB_DRIFT=F multiplies
 # every speed by F after STUB_DRIFT_AFTER calls; STUB_BOOT_NOISE=F scales
 # all the samples of one call by a factor in [1 - F, 1 + F], as one boot
 # of a real machine runs faster or slower than the next; STUB_SEED=S

@@ -110,8 +110,8 @@ fi
 rm -rf "$PERFBISECT_HOME/bisect" "$PERFBISECT_HOME/results"
 : >"$STUB_LOG"
 STUB_INTERRUPT_AT=5 run_rc setsid -w "$b/bisect.sh" -t "$toy" -g start -b tip -e 6 -n 4 -i 4 -N 8
-is "$rc" 10 "Ctrl-C: exit 10 (interrupted)"
-like "$(cat "$T_TMP/err")" 'run the same command again to resume' "Ctrl-C: says how to resume"
+is "$rc" 10 "measurement interrupted: exit 10 (interrupted)"
+like "$(cat "$T_TMP/err")" 'run the same command again to resume' "measurement interrupted: says how to resume"
 run_rc "$b/bisect.sh" -t "$toy" -g start -b tip -e 6 -n 4 -i 4 -N 8
 is "$rc:$(jq -r .culprit "$latest/summary.json")" "0:$culprit" "resumed run finds the culprit"
 like "$(cat "$latest/bisect.log")" '^resuming: replaying [0-9]+ recorded verdicts' "resumed run replays the saved bisect log"
@@ -127,7 +127,7 @@ is "$(snapshot)" "$before" "user's tree still unchanged after interrupt and resu
 # bisect.sh's process group, not that of its steps) is passed on at once.
 # signal_mid_step SIG: a bisect whose measurements take 100 s from step 1
 # on gets SIG once step 1 measures; sets rc ("hung" if it is still running
-# 30 s later) and left (processes of the measurement still running).
+# 10 s later) and left (processes of the bisect still running).
 signal_mid_step() {
 	local pid i
 	rm -rf "$PERFBISECT_HOME/bisect" "$PERFBISECT_HOME/results"
@@ -143,20 +143,19 @@ signal_mid_step() {
 	done
 	sleep 1
 	kill -"$1" "$pid"
-	for ((i = 0; i < 300; i++)); do
+	for ((i = 0; i < 100; i++)); do
 		kill -0 "$pid" 2>/dev/null || break
 		sleep 0.1
 	done
 	if kill -0 "$pid" 2>/dev/null; then
 		rc=hung
 		pkill -KILL -f "$T_TMP/"
-		pkill -KILL -f 'sleep 100$'
 		wait "$pid"
 	else
 		wait "$pid"
 		rc=$?
 	fi
-	left=$(pgrep -c -f 'sleep 100$|stub-measure\.sh')
+	left=$(pgrep -c -f "$T_TMP/")
 }
 signal_mid_step TERM
 is "$rc" 10 "SIGTERM to bisect.sh alone, mid-step: exit 10 (interrupted) at once"
@@ -165,6 +164,27 @@ run_rc "$b/bisect.sh" -t "$toy" -g start -b tip -e 6 -n 4 -i 4 -N 8
 is "$rc:$(jq -r .culprit "$latest/summary.json")" "0:$culprit" "after SIGTERM: the same command resumes and finds the culprit"
 signal_mid_step INT
 is "$rc:$left" 10:0 "SIGINT to bisect.sh alone, mid-step: exit 10 at once, nothing left running"
+# bisect.sh killed outright (SIGKILL) cannot pass anything on: the next
+# step finds it gone and stops the bisect by itself.
+rm -rf "$PERFBISECT_HOME/bisect" "$PERFBISECT_HOME/results"
+: >"$STUB_LOG"
+STUB_SLEEP=2 STUB_SLEEP_FROM=5 "$b/bisect.sh" -t "$toy" -g start -b tip -e 6 -n 4 -i 4 -N 8 \
+	>"$T_TMP/out" 2>"$T_TMP/err" &
+pid=$!
+for ((i = 0; i < 600; i++)); do
+	[ "$(wc -l <"$STUB_LOG")" -ge 5 ] && break
+	sleep 0.1
+done
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+for ((i = 0; i < 300; i++)); do
+	[ "$(pgrep -c -f "$T_TMP/")" = 0 ] && break
+	sleep 0.1
+done
+is "$(pgrep -c -f "$T_TMP/")" 0 "bisect.sh killed with SIGKILL: its steps stop by themselves"
+is "$(cat "$PERFBISECT_HOME"/bisect/*/steps)" 1 "bisect.sh killed with SIGKILL: no step after the one under way"
+run_rc "$b/bisect.sh" -t "$toy" -g start -b tip -e 6 -n 4 -i 4 -N 8
+is "$rc:$(jq -r .culprit "$latest/summary.json")" "0:$culprit" "after SIGKILL: the same command resumes and finds the culprit"
 
 # Drift: the machine gets 40% slower right after the ends were measured;
 # the fresh ends of every step keep the culprit exact.
