@@ -7,9 +7,10 @@
 # optionally NAIVE_RUNS times with bench/compare.sh (the naive script, same
 # workfile). Counts right culprits, wrong ones and "cannot decide".
 # Usage: bench/small-regression.sh [-r RUNS] [-n NAIVE_RUNS] [-W WORKFILE] [-J JOBS] [RESULT_FILE]
-#   defaults: 3 perfbisect runs, 0 naive runs (about 25 min for the first,
-#   whose clone is built from scratch without ccache; the next ones keep
-#   that clone and build incrementally), workfile few_bkl; results are appended
+#   defaults: 3 perfbisect runs, 0 naive runs (measured on mid_bkl: 32 min
+#   for the first, whose clone is built from scratch without ccache; 24-25
+#   min for the next ones, which keep that clone and build incrementally),
+#   workfile few_bkl; results are appended
 #   to bench/results/small-regression.txt. -J sets perfbisect's jobs per
 #   task (longer samples; default that of bisect.sh).
 set -u
