@@ -138,12 +138,14 @@ pb_info "run directory: $run"
 # below) with SIGTERM, let its step finish its cleanup (30 s at most), keep
 # the bisect log and stop. SIGTERM, whatever the signal was: a command
 # started in the background ignores SIGINT, and so do its children.
-child='' launching=0
+child='' launching=0 before=''
 interrupted() {
 	local i
 	trap '' INT TERM HUP QUIT
-	# A signal right after the fork, before child was set.
-	[ -z "$child" ] && [ "$launching" = 1 ] && child=$!
+	# A signal right after the fork, before child was set: $! has
+	# changed. Before the fork it still names an earlier, long-gone
+	# process, whose pid may belong to another by now: leave it alone.
+	[ -z "$child" ] && [ "$launching" = 1 ] && [ "${!:-}" != "$before" ] && child=$!
 	if [ -n "$child" ]; then
 		kill -TERM -- "-$child" "$child" 2>/dev/null
 		for ((i = 0; i < 300; i++)); do
@@ -321,6 +323,7 @@ if [ -z "$(first_bad)" ]; then
 	# PB_BISECT_PID gone and stops the bisect.
 	rm -f "$state/interrupted"
 	export PB_BISECT_PID=$$
+	before=${!:-}
 	launching=1
 	setsid -w git bisect run "$PB_TOP/bisect/step.sh" "$state" -- "${mopts[@]}" >>"$log" &
 	child=$!
