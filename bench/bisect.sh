@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # bisect.sh: time to culprit on the lab: from a cold ccache, from a warm
-# ccache (no kernel images, no results), and a second run over the same
+# ccache (no kernel images, no results, no build dir), from a warm ccache
+# and build dir (no images, no results), and a second run over the same
 # range (everything cached). Steps (and how many of them took the verdict
 # of a kernel judged before: "same"), builds, boots, ccache hit rate,
 # samples per measured kernel, and whether the culprit is right. Uses its own PERFBISECT_HOME;
@@ -53,5 +54,9 @@ one() {
 	[ "$cold_only" = 1 ] && exit 0
 	rm -rf "$PERFBISECT_HOME"/{images,results,bisect,trees,validate,torture}
 	one "warm ccache"
+	# As a user's next bisect of the same tree finds it: the ccache and the
+	# O= build dir (left at the last kernel built) kept, nothing else.
+	rm -rf "$PERFBISECT_HOME"/{images,results,bisect,validate,torture}
+	one "warm ccache and build dir"
 	one "second run (all cached)"
 } | tee -a "$out"

@@ -10,7 +10,9 @@
 #   missing) with GOOD=good and BAD=bad; any kernel git tree works.
 #   THRESHOLD (jobs/min) overrides the one calibrated from the ends; BAD must
 #   be at least MIN_EFFECT_PCT (default 5) slower than GOOD, beyond the noise.
-#   Samples: END_SAMPLES per end (default 8), each step starts with START
+#   Samples: END_SAMPLES per end (default 8; one boot each is enough when
+#   it shows a large regression: every GOOD sample above every BAD one and
+#   GOOD at least PB_ROUNDS_BELOW times BAD), each step starts with START
 #   (4), adds INC (4) while undecided, up to CAP (12), then skips.
 #   Each step judges its commit against GOOD and BAD booted afresh; a clear
 #   answer may reuse the ends that the calibration or an earlier step
@@ -32,7 +34,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	sed -n '3,29s/^# \{0,1\}//p' "$0"
+	sed -n '3,31s/^# \{0,1\}//p' "$0"
 }
 [ "${1:-}" = --help ] && {
 	usage
@@ -83,8 +85,11 @@ for v in ends start inc cap; do
 done
 [ "$cap" -ge "$start" ] || pb_die "$PB_USAGE" "the sample cap ($cap) is below the start ($start)"
 [ "$ends" -ge 3 ] || pb_die "$PB_USAGE" "at least 3 samples per end (-e)"
-# A rank test on START vs END_SAMPLES values must be able to reach p < 0.05.
-awk -v a="$start" -v b="$ends" 'BEGIN { c = 1; for (i = 1; i <= a; i++) c = c * (b + i) / i; exit !(c > 20) }' ||
+# significant A B: a rank test on A vs B values can reach p < 0.05.
+significant() {
+	awk -v a="$1" -v b="$2" 'BEGIN { c = 1; for (i = 1; i <= a; i++) c = c * (b + i) / i; exit !(c > 20) }'
+}
+significant "$start" "$ends" ||
 	pb_die "$PB_USAGE" "$start samples per step against $ends per end can never be significant; raise -n or -e"
 pb_is_number "$min_effect" || pb_die "$PB_USAGE" "minimum effect '$min_effect' is not a number (percent)"
 if [ -n "$threshold" ] && ! pb_is_number "$threshold"; then
@@ -161,11 +166,12 @@ interrupted() {
 }
 trap interrupted INT TERM HUP QUIT
 
-# measure_end NAME SHA: print the samples of one end, or stop with a message.
+# measure_end NAME SHA MIN: print at least MIN samples of one end, or stop
+# with a message.
 measure_end() {
 	local out code
-	pb_info "measuring $1 (${2:0:12}): $ends samples"
-	out=$("$PB_TOP/bisect/samples.sh" -n "$ends" -N 6 -l "$run/measure.log" "$repo" "$2" -- "${mopts[@]}" 2>>"$log")
+	pb_info "measuring $1 (${2:0:12}): at least $3 samples"
+	out=$("$PB_TOP/bisect/samples.sh" -n "$3" -N 6 -l "$run/measure.log" "$repo" "$2" -- "${mopts[@]}" 2>>"$log")
 	code=$?
 	if [ "$code" -ne 0 ]; then
 		tail -3 "$log" | sed 's/^/  /' >&2
@@ -184,19 +190,46 @@ cached() {
 }
 cal_start=$(date +%s)
 cal_cached=$(($(cached "$gsha") + $(cached "$bsha")))
-mapfile -t gs < <(measure_end GOOD "$gsha")
-[ ${#gs[@]} -gt 0 ] || exit "$PB_NOBUILD"
-mapfile -t bs < <(measure_end BAD "$bsha")
-[ ${#bs[@]} -gt 0 ] || exit "$PB_NOBUILD"
-cal=$("$pbstat" calibrate --min-effect "$min_effect" -g "${gs[@]}" -b "${bs[@]}")
-sep=$?
-echo "calibration: $cal" >>"$log"
 field() { sed -n "s/.*\\b$1=\\([-0-9.]*\\).*/\\1/p" <<<"$2"; }
-gmed=$(field good_median "$cal") bmed=$(field bad_median "$cal") noise=$(field noise_pct "$cal")
 # smaller A B: succeed when A < PB_ROUNDS_BELOW * B (a small regression).
 smaller() {
 	awk -v g="$1" -v b="$2" -v r="$rounds_below" 'BEGIN { exit !(b > 0 && g < r * b) }'
 }
+# calibrate MIN: measure both ends to at least MIN samples each (what the
+# results cache lacks) into gs and bs, and calibrate: cal, sep, medians.
+calibrate() {
+	mapfile -t gs < <(measure_end GOOD "$gsha" "$1")
+	[ ${#gs[@]} -gt 0 ] || exit "$PB_NOBUILD"
+	mapfile -t bs < <(measure_end BAD "$bsha" "$1")
+	[ ${#bs[@]} -gt 0 ] || exit "$PB_NOBUILD"
+	cal=$("$pbstat" calibrate --min-effect "$min_effect" -g "${gs[@]}" -b "${bs[@]}")
+	sep=$?
+	echo "calibration: $cal" >>"$log"
+	gmed=$(field good_median "$cal") bmed=$(field bad_median "$cal") noise=$(field noise_pct "$cal")
+}
+# apart: every GOOD sample is above every BAD one.
+apart() {
+	awk -v g="${gs[*]}" -v b="${bs[*]}" 'BEGIN {
+		n = split(g, G, " "); m = split(b, B, " ")
+		lo = G[1]; for (i = 2; i <= n; i++) if (G[i] < lo) lo = G[i]
+		hi = B[1]; for (i = 2; i <= m; i++) if (B[i] > hi) hi = B[i]
+		exit !(hi < lo) }'
+}
+# First one boot of each end (3 samples ask for one boot). When that
+# already shows a large regression, every GOOD sample above every BAD one,
+# GOOD at least PB_ROUNDS_BELOW times BAD and enough samples for a step's
+# rank test, the rest of the END_SAMPLES would not change the answer: the
+# steps judge against ends they boot afresh, or these same ones while they
+# are fresh. Anything less clear gets all END_SAMPLES.
+calibrate 3
+fewest=$((${#gs[@]} < ${#bs[@]} ? ${#gs[@]} : ${#bs[@]}))
+if [ "$fewest" -lt "$ends" ]; then
+	if [ "$sep" -eq 0 ] && ! smaller "$gmed" "$bmed" && apart && significant "$start" "$fewest"; then
+		pb_info "GOOD median $gmed, BAD median $bmed jobs/min: a large regression in one boot each; $fewest samples per end are enough"
+	else
+		calibrate "$ends"
+	fi
+fi
 # paired_rounds A B NAME_A NAME_B EFFECT_PCT: boot A and B afresh in rounds
 # (one boot each, the order alternating) and, from the third round on,
 # compare them with pbstat paired at PB_ROUNDS_ALPHA into $paired. Returns

@@ -162,8 +162,9 @@ rm -f "$newcfg"
 
 ccache -z >/dev/null 2>&1
 jobs=$(nproc)
-pb_info "${sha:0:12}: make -j$jobs bzImage (cold: about 6 min, warm ccache: about 1 min; log: $log)"
-make -C "$src" O="$bdir" CC="ccache gcc" -j"$jobs" bzImage >>"$log" 2>&1 &
+pb_info "${sha:0:12}: make -j$jobs bzImage (cold: 6-10 min, warm ccache: 1-3 min; log: $log)"
+# HOSTCC too: a new build dir builds objtool, fixdep and kconfig first.
+make -C "$src" O="$bdir" CC="ccache gcc" HOSTCC="ccache gcc" -j"$jobs" bzImage >>"$log" 2>&1 &
 makepid=$!
 wait "$makepid"
 rc=$?
