@@ -10,10 +10,10 @@
 #   missing) with GOOD=good and BAD=bad; any kernel git tree works.
 #   THRESHOLD (jobs/min) overrides the one calibrated from the ends; BAD must
 #   be at least MIN_EFFECT_PCT (default 5) slower than GOOD, beyond the noise.
-#   Samples: END_SAMPLES per end (default 8; one boot each is enough when
-#   it shows a large regression: every GOOD sample above every BAD one and
-#   GOOD at least PB_ROUNDS_BELOW times BAD), each step starts with START
-#   (4), adds INC (4) while undecided, up to CAP (12), then skips.
+#   Samples: END_SAMPLES per end (default 8; the first 4 are enough when
+#   they show a large regression: every GOOD sample above every BAD one,
+#   GOOD at least twice and PB_ROUNDS_BELOW times BAD), each step starts
+#   with START (4), adds INC (4) while undecided, up to CAP (12), then skips.
 #   Each step judges its commit against GOOD and BAD booted afresh; a clear
 #   answer may reuse the ends that the calibration or an earlier step
 #   measured at most PB_ENDS_MAX_AGE seconds ago (default 600; 0 boots them
@@ -202,7 +202,7 @@ calibrate() {
 	[ ${#gs[@]} -gt 0 ] || exit "$PB_NOBUILD"
 	mapfile -t bs < <(measure_end BAD "$bsha" "$1")
 	[ ${#bs[@]} -gt 0 ] || exit "$PB_NOBUILD"
-	cal=$("$pbstat" calibrate --min-effect "$min_effect" -g "${gs[@]}" -b "${bs[@]}")
+	cal=$("$pbstat" calibrate --min-effect "$min_effect" -g "${gs[@]}" -b "${bs[@]}" 2>>"$log")
 	sep=$?
 	echo "calibration: $cal" >>"$log"
 	gmed=$(field good_median "$cal") bmed=$(field bad_median "$cal") noise=$(field noise_pct "$cal")
@@ -215,17 +215,19 @@ apart() {
 		hi = B[1]; for (i = 2; i <= m; i++) if (B[i] > hi) hi = B[i]
 		exit !(hi < lo) }'
 }
-# First one boot of each end (3 samples ask for one boot). When that
-# already shows a large regression, every GOOD sample above every BAD one,
-# GOOD at least PB_ROUNDS_BELOW times BAD and enough samples for a step's
-# rank test, the rest of the END_SAMPLES would not change the answer: the
-# steps judge against ends they boot afresh, or these same ones while they
-# are fresh. Anything less clear gets all END_SAMPLES.
-calibrate 3
+# First 4 samples of each end (one boot at the default -k). When they
+# already show a large regression, every GOOD sample above every BAD one,
+# GOOD at least twice (and at least PB_ROUNDS_BELOW times) BAD and enough
+# samples for a step's rank test, the rest of the END_SAMPLES would not
+# change the answer: the steps judge against ends they boot afresh, or
+# these same ones while they are fresh. Anything less clear gets all
+# END_SAMPLES.
+calibrate $((ends < 4 ? ends : 4))
 fewest=$((${#gs[@]} < ${#bs[@]} ? ${#gs[@]} : ${#bs[@]}))
 if [ "$fewest" -lt "$ends" ]; then
-	if [ "$sep" -eq 0 ] && ! smaller "$gmed" "$bmed" && apart && significant "$start" "$fewest"; then
-		pb_info "GOOD median $gmed, BAD median $bmed jobs/min: a large regression in one boot each; $fewest samples per end are enough"
+	if [ "$sep" -eq 0 ] && ! smaller "$gmed" "$bmed" && awk -v g="$gmed" -v b="$bmed" 'BEGIN { exit !(g >= 2 * b) }' &&
+		apart && significant "$start" "$fewest"; then
+		pb_info "GOOD median $gmed, BAD median $bmed jobs/min: a large regression already; $fewest samples per end are enough"
 	else
 		calibrate "$ends"
 	fi

@@ -187,15 +187,17 @@ run_rc "$b/bisect.sh" -t "$toy" -g start -b tip -e 6 -n 4 -i 4 -N 8
 is "$rc:$(jq -r .culprit "$latest/summary.json")" "0:$culprit" "after SIGKILL: the same command resumes and finds the culprit"
 
 # Drift: the machine gets 40% slower right after the ends were measured
-# (one boot each: GOOD is well above BAD); the fresh ends of every step
-# keep the culprit exact.
+# (two boots each: GOOD is less than twice BAD); the fresh ends of every
+# step keep the culprit exact.
 rm -rf "$PERFBISECT_HOME/bisect" "$PERFBISECT_HOME/results"
 : >"$STUB_LOG"
-STUB_DRIFT=0.6 STUB_DRIFT_AFTER=2 run_rc "$b/bisect.sh" -t "$toy" -g start -b tip -e 6 -n 4 -i 4 -N 8
+STUB_DRIFT=0.6 STUB_DRIFT_AFTER=4 run_rc "$b/bisect.sh" -t "$toy" -g start -b tip -e 6 -n 4 -i 4 -N 8
 is "$rc:$(jq -r .culprit "$latest/summary.json")" "0:$culprit" "machine 40% slower after calibration: same culprit"
+is "$(grep -c '^calibration:' "$latest/bisect.log"):$(jq -c '.good_samples | length' "$(readlink -f "$latest/state")/ends.json")" \
+	"2:8" "GOOD 1.7 times BAD: the calibration went on to END_SAMPLES (6, two boots of 4)"
 rm -rf "$PERFBISECT_HOME/bisect" "$PERFBISECT_HOME/results"
 : >"$STUB_LOG"
-STUB_DRIFT=1.4 STUB_DRIFT_AFTER=2 run_rc "$b/bisect.sh" -t "$toy" -g start -b tip -e 6 -n 4 -i 4 -N 8
+STUB_DRIFT=1.4 STUB_DRIFT_AFTER=4 run_rc "$b/bisect.sh" -t "$toy" -g start -b tip -e 6 -n 4 -i 4 -N 8
 is "$rc:$(jq -r .culprit "$latest/summary.json")" "0:$culprit" "machine 40% faster after calibration: same culprit"
 
 # Reusing the ends: in a toy where GOOD is about 3 times BAD, a step may
@@ -231,8 +233,8 @@ bisect2 PB_ENDS_MAX_AGE=0
 is "$rc:$(jq -r .culprit "$latest/summary.json")" "0:$culprit2" "PB_ENDS_MAX_AGE=0: exact culprit"
 # GOOD about 3 times BAD, every sample apart: one boot of each end (4
 # samples) is the calibration, not the 6 samples of -e.
-is "$(jq -c '[(.good_samples | length), (.bad_samples | length)]' "$(readlink -f "$latest/state")/ends.json"):$(head -2 "$STUB_LOG" | grep -cE "$ends_re")" \
-	"[4,4]:2" "a large regression: the calibration booted each end once"
+is "$(jq -c '[(.good_samples | length), (.bad_samples | length)]' "$(readlink -f "$latest/state")/ends.json"):$(grep -c '^calibration:' "$latest/bisect.log")" \
+	"[4,4]:1" "a large regression: the calibration booted each end once"
 if [ "$ends" -ge $((2 * steps)) ]; then
 	pass "PB_ENDS_MAX_AGE=0: fresh ends at every step ($ends for $steps steps)"
 else
@@ -337,8 +339,8 @@ for seed in 1 2 3 4; do
 			"$(readlink -f "$latest/state")/measure.log")
 		is "$r3" "${steps:-no steps}" "rounds: every one of the $steps steps measured at least 3 rounds of GOOD, candidate, BAD"
 		like "$(cat "$latest/bisect.log")" 'GOOD vs BAD in rounds: n=[3-6] ratio=0\.[78]' "the ends were first compared in paired rounds"
-		is "$(jq -c '[(.good_samples | length), (.bad_samples | length)]' "$(readlink -f "$latest/state")/ends.json")" \
-			"[8,8]" "a small regression: the calibration took all 8 samples (-e) of each end"
+		is "$(jq -c '[(.good_samples | length), (.bad_samples | length)]' "$(readlink -f "$latest/state")/ends.json"):$(grep -c '^calibration:' "$latest/bisect.log")" \
+			"[8,8]:2" "a small regression: the calibration took all 8 samples (-e) of each end"
 	fi
 	# The first run that names the culprit shows its confirmation.
 	if [ "$rc" = 0 ] && [ -z "${confirmed:-}" ]; then
