@@ -121,11 +121,38 @@ if [ ! -d "$src/.git" ]; then
 		pb_die "$PB_INTERNAL" "cannot clone $repo into $src"
 	git -C "$src" config gc.auto 0
 fi
+# A checkout that leaves the time of a file changed only in comments, so
+# Kbuild does not rebuild its includers: with the lists of what this
+# tree's build dirs read, the verbatim ones of all of them, since they share
+# the checkout. Not with IKHEADERS (see below).
+#
+# has_objects DIR: succeed when DIR holds objects of a build (.cmd files).
+has_objects() {
+	[ -n "$(find "$1" -maxdepth 2 -name '.*.o.cmd' -print -quit 2>/dev/null)" ]
+}
+lists=$work/lists
+if ! has_objects "$bdir" || grep -qs '^CONFIG_IKHEADERS=y' "$top"/build-*/.config; then
+	lists=''
+elif ! { mkdir -p "$lists" "$work/l" && : >"$lists/verbatim"; }; then
+	pb_die "$PB_INTERNAL" "cannot write in $work"
+fi
+for d in "$top"/build-*; do
+	[ -n "$lists" ] || break
+	has_objects "$d" || continue
+	if ! "$PB_TOP/bisect/kbuild-deps.sh" -o "$work/l" "$d" "$src" 2>"$work/deps.err"; then
+		pb_warn "no dependency lists of $d ($(head -1 "$work/deps.err")): a plain checkout"
+		lists=''
+		break
+	fi
+	cat "$work/l/verbatim" >>"$lists/verbatim" || pb_die "$PB_INTERNAL" "cannot write in $work"
+	if [ "$d" = "$bdir" ]; then
+		mv "$work/l/deps" "$lists/deps" || pb_die "$PB_INTERNAL" "cannot write in $work"
+	fi
+done
 pb_info "${sha:0:12}: checking out $(git -C "$repo" log -1 --format='%h %s' "$sha" | cut -c1-60)"
-git -C "$src" checkout -q -f --detach "$sha" 2>"$work/checkout.err" ||
-	pb_die "$PB_INTERNAL" "checkout of ${sha:0:12} failed in $src: $(head -1 "$work/checkout.err")"
-git -C "$src" clean -q -f -f -d -x ||
-	pb_die "$PB_INTERNAL" "cannot clean $src"
+"$PB_TOP/bisect/checkout.sh" ${lists:+-d "$lists"} "$src" "$sha" >"$work/checkout.out" ||
+	pb_die "$PB_INTERNAL" "${sha:0:12}: the checkout in $src failed"
+pb_info "$(cat "$work/checkout.out")"
 
 export ARCH=x86_64
 export CCACHE_DIR="$PERFBISECT_HOME/ccache"
@@ -143,22 +170,40 @@ log="$bdir/last-build.log"
 start=$(pb_now)
 
 # Configure into a side file; replace .config only when it changed, so an
-# unchanged configuration does not make Kbuild redo anything.
-pb_info "${sha:0:12}: configuring (tinyconfig + ${frags[*]##*/})"
-newcfg="$bdir/.config.perfbisect"
-rm -f "$newcfg"
-if ! {
-	KCONFIG_CONFIG=$newcfg make -C "$src" O="$bdir" tinyconfig &&
-		KCONFIG_CONFIG=$newcfg "$src/scripts/kconfig/merge_config.sh" -m -O "$bdir" "$newcfg" "${frags[@]}" &&
-		KCONFIG_CONFIG=$newcfg make -C "$src" O="$bdir" olddefconfig
-} >"$log" 2>&1; then
-	pb_die "$PB_NOBUILD" "${sha:0:12}: configuration failed; see $log"
+# unchanged configuration does not make Kbuild redo anything. Skipped (it
+# takes 15-20 s here) when what it reads is as it was for the .config in
+# place: the Kconfig files, Makefiles, scripts/ and */configs/ of the tree,
+# the fragments, the toolchain Kconfig probes, and this script.
+git -C "$src" ls-tree -r "$sha" >"$work/tree" || pb_die "$PB_INTERNAL" "git ls-tree ${sha:0:12} failed in $src"
+cfgkey=$( {
+	awk -F '\t' '$2 ~ /(^|\/)(Kconfig|Makefile)[^\/]*$|^scripts\/|\/configs\// { print }' "$work/tree"
+	cat "${frags[@]}" "$0"
+	for t in gcc ld as pahole rustc bindgen; do
+		command -v "$t" && "$t" --version 2>&1 | head -1
+	done
+} | sha256sum | cut -c1-32)
+if [ -f "$bdir/.config" ] && [ "$(cat "$bdir/.perfbisect-config-key" 2>/dev/null)" = "$cfgkey" ]; then
+	pb_info "${sha:0:12}: configuration inputs unchanged, keeping $bdir/.config"
+	: >"$log"
+else
+	pb_info "${sha:0:12}: configuring (tinyconfig + ${frags[*]##*/})"
+	newcfg="$bdir/.config.perfbisect"
+	rm -f "$newcfg" "$bdir/.perfbisect-config-key"
+	if ! {
+		KCONFIG_CONFIG=$newcfg make -C "$src" O="$bdir" tinyconfig &&
+			KCONFIG_CONFIG=$newcfg "$src/scripts/kconfig/merge_config.sh" -m -O "$bdir" "$newcfg" "${frags[@]}" &&
+			KCONFIG_CONFIG=$newcfg make -C "$src" O="$bdir" olddefconfig
+	} >"$log" 2>&1; then
+		pb_die "$PB_NOBUILD" "${sha:0:12}: configuration failed; see $log"
+	fi
+	"$PB_TOP/bisect/config-check.sh" "$newcfg" "${frags[@]}" || exit
+	if ! cmp -s "$newcfg" "$bdir/.config"; then
+		mv -f "$newcfg" "$bdir/.config" || pb_die "$PB_INTERNAL" "cannot write $bdir/.config"
+	fi
+	rm -f "$newcfg"
+	echo "$cfgkey" >"$bdir/.perfbisect-config-key" ||
+		pb_die "$PB_INTERNAL" "cannot write $bdir/.perfbisect-config-key"
 fi
-"$PB_TOP/bisect/config-check.sh" "$newcfg" "${frags[@]}" || exit
-if ! cmp -s "$newcfg" "$bdir/.config"; then
-	mv -f "$newcfg" "$bdir/.config" || pb_die "$PB_INTERNAL" "cannot write $bdir/.config"
-fi
-rm -f "$newcfg"
 
 ccache -z >/dev/null 2>&1
 jobs=$(nproc)

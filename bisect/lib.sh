@@ -303,3 +303,37 @@ pb_commit_patch() {
 	rm -rf "$tmp"
 	return "$rc"
 }
+
+# pb_tokens FILE: print FILE as the compiler sees it, comments gone, line
+# numbers kept: where lines are spliced (a backslash at the end), the
+# pragmas as written (the tokenizer blanks them), then the text with its
+# spliced lines joined first, as the compiler's phase 2 does, tokenized
+# with macro definitions kept. Two files with the same output compile to
+# the same object wherever they are used (same-kernel.sh, checkout.sh).
+pb_tokens() {
+	(
+		set -o pipefail
+		[ -r "$1" ] || exit 1
+		grep -n '\\[[:space:]]*$' "$1"
+		grep -nE '^[[:space:]]*#[[:space:]]*pragma' "$1"
+		awk '{
+			if (held) {
+				buf = buf $0
+				k++
+			} else {
+				buf = $0
+				k = 1
+			}
+			if (buf ~ /\\[ \t\r]*$/) {
+				sub(/\\[ \t\r]*$/, "", buf)
+				held = 1
+				next
+			}
+			held = 0
+			print buf
+			for (i = 1; i < k; i++)
+				print ""
+		}
+		END { if (held) print buf }' "$1" | gcc -fpreprocessed -dD -E -x c - 2>/dev/null
+	)
+}

@@ -52,37 +52,9 @@ differ() {
 	echo "not the same kernel: $*"
 	exit "$PB_BAD"
 }
-# tokens REV PATH: the file as the compiler sees it, comments gone, line
-# numbers kept: where lines are spliced (a backslash at the end), the
-# pragmas as written (the tokenizer blanks them), then the text with its
-# spliced lines joined first, as the compiler's phase 2 does, tokenized
-# with macro definitions kept.
+# tokens REV PATH: PATH at REV as the compiler sees it (pb_tokens).
 tokens() {
-	(
-		set -o pipefail
-		git -C "$repo" cat-file blob "$1:$2" >"$tmpd/blob" || exit 1
-		grep -n '\\[[:space:]]*$' "$tmpd/blob"
-		grep -nE '^[[:space:]]*#[[:space:]]*pragma' "$tmpd/blob"
-		awk '{
-			if (held) {
-				buf = buf $0
-				k++
-			} else {
-				buf = $0
-				k = 1
-			}
-			if (buf ~ /\\[ \t\r]*$/) {
-				sub(/\\[ \t\r]*$/, "", buf)
-				held = 1
-				next
-			}
-			held = 0
-			print buf
-			for (i = 1; i < k; i++)
-				print ""
-		}
-		END { if (held) print buf }' "$tmpd/blob" | gcc -fpreprocessed -dD -E -x c - 2>/dev/null
-	)
+	git -C "$repo" cat-file blob "$1:$2" >"$tmpd/blob" && pb_tokens "$tmpd/blob"
 }
 declare -A built=() verbatim=() dirs=() bases=()
 if [ -n "$deps" ]; then
