@@ -9,6 +9,8 @@
 #   -n           only print the artifact directory this build would use
 # Prints the directory holding bzImage, config and build.json. A revision
 # built before with the same source tree and fragments is not rebuilt.
+# PB_KEEP_TIMES=0: files changed only in comments get new times (see
+# checkout.sh), and Kbuild rebuilds all that includes them.
 # Exit: 0 built, 125 does not build, 2 usage, 3 not a repository, 4 unknown
 # revision, 5 missing tool, 6 busy, 7 not a kernel, 8 option dropped,
 # 9 internal, 10 interrupted.
@@ -124,14 +126,14 @@ fi
 # A checkout that leaves the time of a file changed only in comments, so
 # Kbuild does not rebuild its includers: with the lists of what this
 # tree's build dirs read, the verbatim ones of all of them, since they share
-# the checkout. Not with IKHEADERS (see below).
+# the checkout. Not with IKHEADERS (see below), nor with PB_KEEP_TIMES=0.
 #
 # has_objects DIR: succeed when DIR holds objects of a build (.cmd files).
 has_objects() {
 	[ -n "$(find "$1" -maxdepth 2 -name '.*.o.cmd' -print -quit 2>/dev/null)" ]
 }
 lists=$work/lists
-if ! has_objects "$bdir" || grep -qs '^CONFIG_IKHEADERS=y' "$top"/build-*/.config; then
+if [ "${PB_KEEP_TIMES:-1}" = 0 ] || ! has_objects "$bdir" || grep -qs '^CONFIG_IKHEADERS=y' "$top"/build-*/.config; then
 	lists=''
 elif ! { mkdir -p "$lists" "$work/l" && : >"$lists/verbatim"; }; then
 	pb_die "$PB_INTERNAL" "cannot write in $work"
