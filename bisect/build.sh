@@ -141,7 +141,11 @@ fi
 for d in "$top"/build-*; do
 	[ -n "$lists" ] || break
 	has_objects "$d" || continue
-	if ! "$PB_TOP/bisect/kbuild-deps.sh" -o "$work/l" "$d" "$src" 2>"$work/deps.err"; then
+	if [ -f "$d/.perfbisect-lists/deps" ] && [ -f "$d/.perfbisect-lists/verbatim" ]; then
+		# Saved by the last build there, which succeeded.
+		cp "$d/.perfbisect-lists/deps" "$d/.perfbisect-lists/verbatim" "$work/l/" ||
+			pb_die "$PB_INTERNAL" "cannot write in $work"
+	elif ! "$PB_TOP/bisect/kbuild-deps.sh" -o "$work/l" "$d" "$src" 2>"$work/deps.err"; then
 		pb_warn "no dependency lists of $d ($(head -1 "$work/deps.err")): a plain checkout"
 		lists=''
 		break
@@ -211,6 +215,9 @@ ccache -z >/dev/null 2>&1
 jobs=$(nproc)
 pb_info "${sha:0:12}: make -j$jobs bzImage (cold: 6-10 min, warm ccache: 1-3 min; log: $log)"
 # HOSTCC too: a new build dir builds objtool, fixdep and kconfig first.
+# The build dir's saved lists (below) stop being true as make starts.
+rm -rf "$bdir/.perfbisect-lists" "$bdir/.perfbisect-lists.new" ||
+	pb_die "$PB_INTERNAL" "cannot remove $bdir/.perfbisect-lists"
 make -C "$src" O="$bdir" CC="ccache gcc" HOSTCC="ccache gcc" -j"$jobs" bzImage >>"$log" 2>&1 &
 makepid=$!
 wait "$makepid"
@@ -245,6 +252,12 @@ if grep -q '^CONFIG_IKHEADERS=y' "$bdir/.config"; then
 elif ! "$PB_TOP/bisect/kbuild-deps.sh" -o "$stage" "$bdir" "$src"; then
 	pb_warn "${sha:0:12}: no dependency lists; later revisions are compared by their C files only"
 	rm -f "$stage/deps" "$stage/verbatim"
+else
+	# Also the lists of the build dir as it now is, for the next checkout.
+	mkdir -p "$bdir/.perfbisect-lists.new" &&
+		cp "$stage/deps" "$stage/verbatim" "$bdir/.perfbisect-lists.new/" &&
+		mv "$bdir/.perfbisect-lists.new" "$bdir/.perfbisect-lists" ||
+		pb_die "$PB_INTERNAL" "cannot write $bdir/.perfbisect-lists"
 fi
 jq -n --arg commit "$sha" --arg tree "$tree" --arg repo "$repo" \
 	--arg config_hash "$cfghash" --arg gcc "$gccver" \
