@@ -214,10 +214,10 @@ fi
 ccache -z >/dev/null 2>&1
 jobs=$(nproc)
 pb_info "${sha:0:12}: make -j$jobs bzImage (cold: 6-10 min, warm ccache: 1-3 min; log: $log)"
-# HOSTCC too: a new build dir builds objtool, fixdep and kconfig first.
 # The build dir's saved lists (below) stop being true as make starts.
 rm -rf "$bdir/.perfbisect-lists" "$bdir/.perfbisect-lists.new" ||
 	pb_die "$PB_INTERNAL" "cannot remove $bdir/.perfbisect-lists"
+# HOSTCC too: a new build dir builds objtool, fixdep and kconfig first.
 make -C "$src" O="$bdir" CC="ccache gcc" HOSTCC="ccache gcc" -j"$jobs" bzImage >>"$log" 2>&1 &
 makepid=$!
 wait "$makepid"
