@@ -14,6 +14,10 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 warm_only=0 cold_only=0
 case ${1:-} in
+-h | --help)
+	sed -n '3,12s/^# \{0,1\}//p' "$0"
+	exit 0
+	;;
 -w) warm_only=1 && shift ;;
 -c) cold_only=1 && shift ;;
 esac

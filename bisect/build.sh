@@ -177,7 +177,7 @@ start=$(pb_now)
 
 # Configure into a side file; replace .config only when it changed, so an
 # unchanged configuration does not make Kbuild redo anything. Skipped (it
-# takes 15-20 s here) when what it reads is as it was for the .config in
+# takes about 17 s here) when what it reads is as it was for the .config in
 # place: the Kconfig files, Makefiles, scripts/ and */configs/ of the tree,
 # the fragments, the toolchain Kconfig probes, and this script.
 git -C "$src" ls-tree -r "$sha" >"$work/tree" || pb_die "$PB_INTERNAL" "git ls-tree ${sha:0:12} failed in $src"
