@@ -6,6 +6,14 @@
 # Usage: bisect.sh [-t TREE] [-g GOOD] [-b BAD] [-x THRESHOLD] [-E MIN_EFFECT_PCT] [-e END_SAMPLES]
 #                  [-n START] [-i INC] [-N CAP] [-C CPUS] [-T TASKS] [-J JOBS]
 #                  [-k SAMPLES_PER_BOOT] [-w WARMUP] [-W WORKFILE] [-c FRAGMENT]...
+#                  [-d auto|det|wall]
+#   -d (or PB_MODE) picks how time is measured. det: deterministic, the
+#   guest clock counts instructions (QEMU -icount, 1 vCPU): boots of a
+#   kernel agree within a fraction of a percent whatever the host does, so
+#   GOOD and BAD get 2 boots each (their spread sets eps), a step 1 boot,
+#   and the results cache holds across time; -E may go down to 1. wall:
+#   real time under TCG or KVM (below). auto (default): det when its ends
+#   check shows the regression, wall otherwise; both say why.
 #   TREE defaults to the lab ($PERFBISECT_HOME/lab/linux.git, made when
 #   missing) with GOOD=good and BAD=bad; any kernel git tree works.
 #   THRESHOLD (jobs/min) overrides the one calibrated from the ends; BAD must
@@ -34,7 +42,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	sed -n '3,31s/^# \{0,1\}//p' "$0"
+	sed -n '3,39s/^# \{0,1\}//p' "$0"
 }
 [ "${1:-}" = --help ] && {
 	usage
@@ -51,8 +59,8 @@ pb_is_number "$rounds_below" || pb_die "$PB_USAGE" "PB_ROUNDS_BELOW='$rounds_bel
 pb_is_uint "$rounds_max" && [ "$rounds_max" -ge 3 ] ||
 	pb_die "$PB_USAGE" "PB_ROUNDS_MAX='$rounds_max' is not a number of rounds (3 or more)"
 tree='' good='' bad='' threshold='' ends=8 start=4 inc=4 cap=12 min_effect=5
-mopts=()
-while getopts t:g:b:x:E:e:n:i:N:C:T:J:k:w:W:c:h opt; do
+mopts=() mode=${PB_MODE:-auto} cpus=''
+while getopts t:g:b:x:E:e:n:i:N:C:T:J:k:w:W:c:d:h opt; do
 	case $opt in
 	t) tree=$OPTARG ;;
 	g) good=$OPTARG ;;
@@ -63,7 +71,11 @@ while getopts t:g:b:x:E:e:n:i:N:C:T:J:k:w:W:c:h opt; do
 	n) start=$OPTARG ;;
 	i) inc=$OPTARG ;;
 	N) cap=$OPTARG ;;
-	C) mopts+=(-C "$OPTARG") ;;
+	C)
+		mopts+=(-C "$OPTARG")
+		cpus=$OPTARG
+		;;
+	d) mode=$OPTARG ;;
 	T) mopts+=(-T "$OPTARG") ;;
 	J) mopts+=(-J "$OPTARG") ;;
 	k) mopts+=(-n "$OPTARG") ;;
@@ -91,7 +103,14 @@ significant() {
 }
 significant "$start" "$ends" ||
 	pb_die "$PB_USAGE" "$start samples per step against $ends per end can never be significant; raise -n or -e"
-pb_is_number "$min_effect" || pb_die "$PB_USAGE" "minimum effect '$min_effect' is not a number (percent)"
+pb_is_number "$min_effect" && awk -v e="$min_effect" 'BEGIN { exit !(e > 0 && e < 100) }' ||
+	pb_die "$PB_USAGE" "minimum effect '$min_effect' is not a percentage above 0 and below 100 (-E)"
+pb_check_mode "$mode" "${cpus:-1}"
+# auto with more vCPUs than deterministic mode supports is wall-clock.
+det_why=''
+if [ "$mode" = auto ] && [ -n "$cpus" ] && ! { pb_is_uint "$cpus" && [ "$cpus" -le "$(pb_det_max_cpus)" ]; }; then
+	mode=wall det_why="-C $cpus: deterministic mode supports $(pb_det_max_cpus) vCPU(s) with this QEMU"
+fi
 if [ -n "$threshold" ] && ! pb_is_number "$threshold"; then
 	pb_die "$PB_USAGE" "threshold '$threshold' is not a number (jobs/min)"
 fi
@@ -121,7 +140,7 @@ if [ -z "${PB_MEASURE:-}" ]; then
 fi
 pbstat=$(pb_tool pbstat) || exit
 
-key=$(pb_sha "$repo" "$gsha" "$bsha" "${PB_MEASURE:-}" "${mopts[@]}")
+key=$(pb_sha "$repo" "$gsha" "$bsha" "${PB_MEASURE:-}" "${mopts[@]}" "mode=$mode" "E=$min_effect" "x=$threshold")
 state="$PERFBISECT_HOME/bisect/$key"
 mkdir -p "$state" || pb_die "$PB_INTERNAL" "cannot create $state"
 pb_lock "$PERFBISECT_HOME/locks/bisect-$(pb_sha "$repo").lock" "a bisect of $repo"
@@ -188,9 +207,50 @@ cached() {
 	}
 	if [ -f "$d/samples" ]; then wc -l <"$d/samples"; else echo 0; fi
 }
-cal_start=$(date +%s)
-cal_cached=$(($(cached "$gsha") + $(cached "$bsha")))
+# The deterministic ends check: 2 boots of each end with the guest clock
+# counting instructions (their results are cached across time). BAD must be
+# slower than GOOD by more than the minimum effect plus eps, the boots'
+# spread (pbstat detcmp). Prints the detcmp line; fails when it is not.
+dmopts=("${mopts[@]}" -d det)
 field() { sed -n "s/.*\\b$1=\\([-0-9.]*\\).*/\\1/p" <<<"$2"; }
+det_ends() {
+	local g b rc
+	pb_info "deterministic ends check: GOOD and BAD, 2 boots each (guest time = instructions, 1 vCPU)"
+	g=$("$PB_TOP/bisect/samples.sh" -n 1 -B 2 -m -N 4 -l "$run/measure.log" "$repo" "$gsha" -- "${dmopts[@]}" 2>>"$log") ||
+		pb_die "$?" "GOOD (${gsha:0:12}) cannot be measured in deterministic mode (code $?); see $log"
+	b=$("$PB_TOP/bisect/samples.sh" -n 1 -B 2 -m -N 4 -l "$run/measure.log" "$repo" "$bsha" -- "${dmopts[@]}" 2>>"$log") ||
+		pb_die "$?" "BAD (${bsha:0:12}) cannot be measured in deterministic mode (code $?); see $log"
+	mapfile -t gdet <<<"$g"
+	mapfile -t bdet <<<"$b"
+	detline=$("$pbstat" detcmp --min-effect "$min_effect" -a "${gdet[@]}" -b "${bdet[@]}")
+	rc=$?
+	echo "deterministic ends: GOOD ${gdet[*]} BAD ${bdet[*]}: $detline" >>"$log"
+	return "$rc"
+}
+if [ "$mode" != wall ]; then
+	det_ends
+	detrc=$?
+	pb_info "deterministic ends: GOOD ${gdet[*]:-?} BAD ${bdet[*]:-?}: $(field delta_pct "$detline")% (eps $(field eps_pct "$detline")%)"
+	if [ "$detrc" -eq 0 ]; then
+		det_why="the deterministic ends check shows BAD $(field delta_pct "$detline")% (boots agree within $(field spread_pct "$detline")%, eps $(field eps_pct "$detline")%)"
+		mode=det
+	elif [ "$detrc" -eq 1 ] && [ "$mode" = det ]; then
+		pb_die "$PB_NOREGRESSION" "no regression between GOOD and BAD in deterministic mode: BAD is $(field delta_pct "$detline")% (eps $(field eps_pct "$detline")%, minimum effect $min_effect%); try -d wall"
+	elif [ "$detrc" -eq 1 ]; then
+		det_why="the deterministic ends check does not show the regression (BAD $(field delta_pct "$detline")%, eps $(field eps_pct "$detline")%)"
+		mode=wall
+	else
+		pb_die "$PB_INTERNAL" "pbstat detcmp failed: $detline"
+	fi
+fi
+[ -n "$det_why" ] || det_why="asked for (-d wall or PB_MODE=wall)"
+pb_info "measuring in $( [ "$mode" = det ] && echo deterministic || echo wall-clock) mode: $det_why"
+echo "measuring in $mode mode: $det_why" >>"$log"
+echo "$mode $det_why" >"$state/mode"
+cal_start=$(date +%s)
+rounds=false cal_cached=1
+if [ "$mode" = wall ]; then
+cal_cached=$(($(cached "$gsha") + $(cached "$bsha")))
 # smaller A B: succeed when A < PB_ROUNDS_BELOW * B (a small regression).
 smaller() {
 	awk -v g="$1" -v b="$2" -v r="$rounds_below" 'BEGIN { exit !(b > 0 && g < r * b) }'
@@ -280,7 +340,6 @@ ci_level=$(awk -v a="$PB_ROUNDS_ALPHA" 'BEGIN { print 100 * (1 - a) }')
 # fake a small regression, and a bisect that no step can decide costs
 # hours. The answer is kept for a resumed run. A threshold given by the
 # user turns rounds off.
-rounds=false
 [ -z "$threshold" ] && smaller "$gmed" "$bmed" && rounds=true
 msg="no regression between GOOD and BAD: medians $gmed vs $bmed jobs/min, noise $noise%"
 if [ "$sep" -ne 0 ]; then
@@ -307,6 +366,15 @@ if [ "$rounds" = true ]; then
 	[ "$(field separated "$paired")" = 1 ] ||
 		pb_die "$PB_NOREGRESSION" "$msg; in paired rounds BAD is $(field delta_pct "$paired")% (${ci_level}% CI $(field ci_low_pct "$paired")..$(field ci_high_pct "$paired")%; remove $state/ends-rounds to measure again)"
 fi
+else
+	# Deterministic: the boot medians are the ends; every sample is kept
+	# for the report.
+	mopts=("${dmopts[@]}")
+	mapfile -t gs < <("$PB_TOP/bisect/samples.sh" -B 2 -N 0 "$repo" "$gsha" -- "${mopts[@]}")
+	mapfile -t bs < <("$PB_TOP/bisect/samples.sh" -B 2 -N 0 "$repo" "$bsha" -- "${mopts[@]}")
+	gmed=$(field median_a "$detline") bmed=$(field median_b "$detline") noise=$(field eps_pct "$detline")
+	cal="good_median=$gmed bad_median=$bmed threshold=$(field threshold "$detline") noise_pct=$noise effect_pct=$(field delta_pct "$detline" | tr -d -) $detline"
+fi
 fixed=true
 [ -n "$threshold" ] || {
 	threshold=$(field threshold "$cal")
@@ -315,7 +383,11 @@ fixed=true
 pb_info "GOOD median $gmed, BAD median $bmed jobs/min ($(field effect_pct "$cal")% slower, noise $noise%): threshold $threshold"
 jq -n --argjson g "$(printf '%s\n' "${gs[@]}" | jq -s .)" --argjson b "$(printf '%s\n' "${bs[@]}" | jq -s .)" \
 	--argjson t "$threshold" --arg cal "$cal" --argjson fixed "$fixed" --argjson rounds "$rounds" \
-	'{good_samples: $g, bad_samples: $b, threshold: $t, fixed_threshold: $fixed, calibration: $cal, rounds: $rounds}' |
+	--arg mode "$mode" --arg why "$det_why" --argjson gdet "$(printf '%s\n' "${gdet[@]}" | jq -s 'map(numbers)')" \
+	--argjson bdet "$(printf '%s\n' "${bdet[@]}" | jq -s 'map(numbers)')" \
+	--arg eps "$(field eps_pct "${detline:-}")" \
+	'{good_samples: $g, bad_samples: $b, threshold: $t, fixed_threshold: $fixed, calibration: $cal, rounds: $rounds,
+	  mode: $mode, mode_reason: $why, good_boots: $gdet, bad_boots: $bdet, eps_pct: ($eps | tonumber? // null)}' |
 	pb_atomic_write "$state/ends.json"
 # Ends measured just now are as fresh as those a step boots: the first
 # steps may reuse them (step.sh, PB_ENDS_MAX_AGE), dated from the start of
@@ -382,6 +454,27 @@ fi
 
 # Confirm: measure the culprit and its parent once more and state the effect.
 # A small regression (see step.sh) is confirmed in paired rounds.
+# Deterministic: one boot of each afresh (never the step's), with the cached
+# ones; the culprit must be slower than its parent beyond eps.
+if [ -n "$culprit" ] && [ ! -s "$state/confirm" ] && [ "$(jq -r '.mode // "wall"' "$state/ends.json")" = det ]; then
+	parent=$(git -C "$repo" rev-parse "$culprit^")
+	pb_info "confirming ${culprit:0:12} against its parent ${parent:0:12} with a fresh deterministic boot of each"
+	pm=() cm=()
+	for c in "$parent" "$culprit"; do
+		meds=$("$PB_TOP/bisect/samples.sh" -n 1 -B 1 -m -N 2 -l "$run/measure.log" "$repo" "$c" -- "${mopts[@]}" 2>>"$log")
+		fresh=$(pb_boot_jpm "$state" "$run/measure.log" "$repo" "$c" "${mopts[@]}")
+		mapfile -t onev <<<"$fresh"
+		[ -n "$fresh" ] && meds+=$'\n'$(pb_median "${onev[@]}")
+		if [ "$c" = "$parent" ]; then mapfile -t pm < <(grep . <<<"$meds"); else mapfile -t cm < <(grep . <<<"$meds"); fi
+	done
+	if [ ${#pm[@]} -ge 2 ] && [ ${#cm[@]} -ge 2 ]; then
+		echo "deterministic: parent ${pm[*]} culprit ${cm[*]}: $("$pbstat" detcmp --min-effect 0 \
+			--eps "$(jq -r '.eps_pct // 0' "$state/ends.json")" -a "${pm[@]}" -b "${cm[@]}")" |
+			pb_atomic_write "$state/confirm"
+	else
+		echo "" >"$state/confirm"
+	fi
+fi
 if [ -n "$culprit" ] && [ ! -s "$state/confirm" ] && [ "$(jq -r '.rounds // false' "$state/ends.json")" = true ]; then
 	parent=$(git -C "$repo" rev-parse "$culprit^")
 	pb_info "confirming ${culprit:0:12} against its parent ${parent:0:12} in paired rounds"
@@ -417,6 +510,13 @@ code=$?
 # A culprit that is not measurably slower than its parent is no answer:
 # the bisect followed noise, or the slowdown is spread over many commits.
 conf=$(cat "$state/confirm" 2>/dev/null)
+if [ "$(jq -r .culprit_image_identical_to_parent "$run/summary.json" 2>/dev/null)" = true ]; then
+	pb_die "$PB_UNCONFIRMED" "cannot decide: ${culprit:0:12} builds a kernel image byte-identical to its parent's, so it cannot be what made the kernel slower; the bisect followed noise"
+fi
+if [[ $conf == deterministic:* ]]; then
+	[ "$(field slower "$conf")" = 1 ] && exit 0
+	pb_die "$PB_UNCONFIRMED" "cannot decide: ${culprit:0:12} is not slower than its parent beyond the boots' spread ($conf)"
+fi
 if ! awk -v p="$(field p "$conf")" -v h="$(field ci_high_pct "$conf")" \
 	'BEGIN { exit !(p != "" && h != "" && p < 0.05 && h < 0) }'; then
 	pb_die "$PB_UNCONFIRMED" "cannot decide: ${culprit:0:12} is not measurably slower than its parent (${conf:-not re-measured}); the effect may be within the noise or spread over several commits: try more samples per step (-n, -N) or longer samples (-J)"

@@ -7,8 +7,8 @@
 #   -c CPUS     vCPUs (default 2)          -m MEM_MB  memory (default 1024)
 #   -t LIMIT_S  hard wall-clock limit (default 600)
 #   -H HANG_S   kill when the console is silent this long (default 180)
-#   -I          TCG with -icount shift=auto,sleep=on (guest clock = instructions;
-#               PB_ICOUNT=OPTIONS gives other -icount options, e.g. shift=4,sleep=off)
+#   -I          deterministic: TCG with -icount shift=0,sleep=off,align=off
+#               (guest clock = instructions; PB_ICOUNT=OPTIONS gives others)
 #   pb_key=value  guest parameters (see initramfs/init), e.g. pb_payload=aim
 # RUNDIR receives qemu.cmd, console.log, results, outcome and boot.json.
 # KVM is used only when it works (PB_ACCEL=tcg|kvm forces one); otherwise TCG.
@@ -92,11 +92,12 @@ kvm*) accel_opt=(-accel kvm -cpu host) ;;
 esac
 # -icount ties the guest clock to executed instructions (TCG only, and it
 # runs all vCPUs on one host thread).
-icount_opt=${PB_ICOUNT:-shift=auto,sleep=on}
-case $icount_opt in
-*[!a-z0-9=,]*) pb_die "$PB_USAGE" "PB_ICOUNT='$icount_opt': only -icount options such as shift=4,sleep=off" ;;
-esac
-[ "$icount" = 1 ] && accel_opt=(-accel tcg -icount "$icount_opt")
+icount_opt=${PB_ICOUNT:-$PB_ICOUNT_DEFAULT}
+if [ "$icount" = 1 ]; then
+	pb_check_mode det "$cpus"
+	acc="tcg -icount $icount_opt (deterministic)"
+	accel_opt=(-accel tcg -icount "$icount_opt")
+fi
 log="$rundir/console.log"
 rm -f "$log" "$rundir/outcome" "$rundir/results" "$rundir/boot.json"
 cmd=("$QEMU" "${accel_opt[@]}" -smp "$cpus" -m "$mem"
@@ -175,8 +176,8 @@ esac
 echo "$outcome" >"$rundir/outcome"
 jq -n --arg outcome "$outcome" --arg accel "$acc" --argjson boot_s "$boot_s" \
 	--argjson cpus "$cpus" --argjson mem_mb "$mem" --argjson qemu_exit "$qrc" \
-	--argjson code "$code" \
-	'{outcome: $outcome, accel: $accel, boot_s: $boot_s, cpus: $cpus,
+	--argjson code "$code" --arg mode "$([ "$icount" = 1 ] && echo det || echo wall)" \
+	'{outcome: $outcome, mode: $mode, accel: $accel, boot_s: $boot_s, cpus: $cpus,
 	  mem_mb: $mem_mb, qemu_exit: $qemu_exit, code: $code}' >"$rundir/boot.json"
 case $outcome in
 ok) pb_info "guest finished in $boot_s s" ;;

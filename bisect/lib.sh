@@ -35,6 +35,9 @@ PB_TIMEOUT=24		# guest: hard wall-clock limit reached
 PB_NORESULT=25		# guest: finished but printed no valid result
 PB_PAYLOAD=26		# guest: the payload exited with an error
 PB_NOBOOT=27		# qemu exited without the guest reaching init
+PB_DETKVM=30		# deterministic mode asked for together with KVM
+PB_DETCPUS=31		# more vCPUs than deterministic mode supports
+PB_BADICOUNT=32		# QEMU rejects the -icount options (PB_ICOUNT)
 PB_NOBUILD=125		# the revision does not build (the bisect skip code)
 
 PB_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -43,6 +46,27 @@ export PERFBISECT_HOME
 PB_PROG=${PB_PROG:-$(basename "$0")}
 # One kernel build at a time on the machine, whatever PERFBISECT_HOME is.
 PB_BUILD_LOCK=${PB_BUILD_LOCK:-/tmp/perfbisect-build-$(id -u).lock}
+
+# Deterministic mode: the guest clock follows executed instructions
+# (QEMU -icount, TCG only), so host load and speed do not move the number.
+# shift=0: one instruction is one nanosecond of guest time; sleep=off: an
+# idle guest jumps to its next timer instead of waiting in real time.
+PB_ICOUNT_DEFAULT=shift=0,sleep=off,align=off
+
+# pb_det_max_cpus: print how many vCPUs deterministic mode supports with
+# this QEMU. Before 8.1 its round-robin loop gave the whole -icount budget
+# to the first vCPU, so a guest that spins waiting for another vCPU (Linux
+# bringing up CPU 1) never lets it run: 1 vCPU (doc/deterministic.md).
+pb_det_max_cpus() {
+	local v
+	v=$("${PB_QEMU:-qemu-system-x86_64}" --version 2>/dev/null | sed -n '1s/.*version \([0-9]*\)\.\([0-9]*\).*/\1 \2/p')
+	read -r major minor <<<"$v"
+	if pb_is_uint "${major:-x}" && { [ "$major" -gt 8 ] || { [ "$major" -eq 8 ] && [ "$minor" -ge 1 ]; }; }; then
+		echo 8
+	else
+		echo 1
+	fi
+}
 
 # pb_bisect_code CODE: print the `git bisect run` code for a component code.
 pb_bisect_code() {
@@ -214,15 +238,68 @@ pb_new_run() {
 
 # pb_measure_key REPO SHA MEASURE_CMD OPTION...: print the results-cache key
 # of a measurement: the commit's tree, the measuring program, its options,
-# the config fragments and the sources of the guest (reproducer, initramfs).
+# the config fragments and the sources of the guest (reproducer, initramfs);
+# in deterministic mode (-d det among the options) also the QEMU version
+# and the -icount options, which define its clock.
 pb_measure_key() {
-	local repo=$1 sha=$2 cmd=$3 tree inputs
+	local repo=$1 sha=$2 cmd=$3 tree inputs det=''
 	shift 3
 	tree=$(git -C "$repo" rev-parse "$sha^{tree}") || pb_die "$PB_BADREV" "no tree for $sha"
 	inputs=$(cd "$PB_TOP" && find configs initramfs reproducer \
 		-path reproducer/build -prune -o -type f -print 2>/dev/null | LC_ALL=C sort |
 		xargs -r sha256sum | sha256sum | cut -c1-16)
-	echo "${tree:0:16}-$(pb_sha "$cmd" "$(pb_file_sha "$cmd")" "$inputs" "$(gcc -dumpfullversion 2>/dev/null)" "$@")"
+	[ "$(pb_opt_mode "$@")" = det ] && det="$(pb_det_id)"
+	echo "${tree:0:16}-$(pb_sha "$cmd" "$(pb_file_sha "$cmd")" "$inputs" "$(gcc -dumpfullversion 2>/dev/null)" "$@" $det)"
+}
+
+# pb_opt_mode MEASURE_OPTION...: print the measurement mode the options
+# ask for (the last -d, or -I), wall when none.
+pb_opt_mode() {
+	local mode=wall prev=''
+	for a in "$@"; do
+		[ "$prev" = -d ] && mode=$a
+		[ "$a" = -I ] && mode=det
+		prev=$a
+	done
+	echo "$mode"
+}
+
+# pb_det_id: print what defines the deterministic clock: the QEMU version
+# and the -icount options.
+pb_det_id() {
+	local v
+	v=$("${PB_QEMU:-qemu-system-x86_64}" --version 2>/dev/null | head -1)
+	echo "qemu=${v##*version } icount=${PB_ICOUNT:-$PB_ICOUNT_DEFAULT}"
+}
+
+# pb_det_cpus: print the vCPUs of a deterministic measurement when none are
+# asked for: 2, as in wall-clock mode, where this QEMU supports them.
+pb_det_cpus() {
+	if [ "$(pb_det_max_cpus)" -ge 2 ]; then echo 2; else echo 1; fi
+}
+
+# pb_check_mode MODE CPUS: exit with a one-line error when the measurement
+# mode (wall, det or auto) cannot work with CPUS vCPUs, the accelerator
+# PB_ACCEL forces, or the -icount options PB_ICOUNT gives; QEMU itself is
+# asked whether it takes those options. Nothing is built before this.
+pb_check_mode() {
+	local mode=$1 cpus=$2 icount=${PB_ICOUNT:-$PB_ICOUNT_DEFAULT} err max
+	case $mode in
+	wall) return 0 ;;
+	det | auto) ;;
+	*) pb_die "$PB_USAGE" "measurement mode '$mode' is not det, wall or auto" ;;
+	esac
+	[ "${PB_ACCEL:-}" != kvm ] ||
+		pb_die "$PB_DETKVM" "deterministic mode runs under TCG (-icount), but PB_ACCEL=kvm forces KVM: unset PB_ACCEL or use -d wall"
+	max=$(pb_det_max_cpus)
+	pb_is_uint "$cpus" && [ "$cpus" -le "$max" ] || [ "$mode" = auto ] ||
+		pb_die "$PB_DETCPUS" "deterministic mode supports at most $max vCPU(s) with this QEMU, not '$cpus' (QEMU 8.1 or later runs more; doc/deterministic.md); use -C $max or -d wall"
+	[[ $icount =~ ^[a-z0-9=,]{1,64}$ ]] ||
+		pb_die "$PB_BADICOUNT" "PB_ICOUNT='$icount': only -icount options such as $PB_ICOUNT_DEFAULT"
+	pb_need "${PB_QEMU:-qemu-system-x86_64}" timeout
+	err=$(echo quit | timeout 20 "${PB_QEMU:-qemu-system-x86_64}" -accel tcg -icount "$icount" \
+		-machine none -nodefaults -display none -S -monitor stdio 2>&1 >/dev/null) ||
+		pb_die "$PB_BADICOUNT" "QEMU rejects PB_ICOUNT='$icount': $(head -1 <<<"${err:-no answer in 20 s}")"
 }
 
 # pb_sample_rows RESULTS: print one line per measured (not warm-up) sample in

@@ -4,28 +4,35 @@
 # print the result lines the guest reported (one measurement, one run dir).
 # Usage: measure.sh [-c FRAGMENT]... [-C CPUS] [-m MEM_MB] [-P none|aim]
 #                   [-T TASKS] [-J JOBS] [-n SAMPLES] [-w WARMUP] [-W WORKFILE]
-#                   [-I] [-o RUNDIR] REPO REV
+#                   [-d wall|det] [-o RUNDIR] REPO REV
 # Defaults: 2 vCPUs, 1024 MiB, payload aim, 50 tasks, 40 jobs per task,
 # 4 samples after 1 warm-up, workfile high_systime (bench/README.md says
 # why). Without -o a new run directory is made under $PERFBISECT_HOME/runs.
-# -I boots with -icount (see boot.sh). Exit: the code of build.sh or boot.sh.
+# -d det measures in deterministic mode: guest time is executed
+# instructions (QEMU -icount; 2 vCPUs from QEMU 8.1 on, else 1), so the host's load does not move the
+# number; -d wall (default, or PB_MODE) is real time. -I is -d det.
+# Exit: the code of build.sh or boot.sh.
 set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	sed -n '3,12s/^# \{0,1\}//p' "$0"
+	sed -n '3,15s/^# \{0,1\}//p' "$0"
 }
 [ "${1:-}" = --help ] && {
 	usage
 	exit 0
 }
 frag_opts=() cpus=2 mem=1024 payload=aim tasks=50 jobs=40 samples=4 warmup=1
-workfile=high_systime rundir='' bootopts=()
-while getopts c:C:m:P:T:J:n:w:W:o:Ih opt; do
+workfile=high_systime rundir='' bootopts=() mode=${PB_MODE:-wall} cpus_given=0
+[ "$mode" = auto ] && mode=wall
+while getopts c:C:m:P:T:J:n:w:W:o:d:Ih opt; do
 	case $opt in
 	c) frag_opts+=(-c "$OPTARG") ;;
-	C) cpus=$OPTARG ;;
+	C)
+		cpus=$OPTARG
+		cpus_given=1
+		;;
 	m) mem=$OPTARG ;;
 	P) payload=$OPTARG ;;
 	T) tasks=$OPTARG ;;
@@ -34,7 +41,8 @@ while getopts c:C:m:P:T:J:n:w:W:o:Ih opt; do
 	w) warmup=$OPTARG ;;
 	W) workfile=$OPTARG ;;
 	o) rundir=$OPTARG ;;
-	I) bootopts+=(-I) ;;
+	d) mode=$OPTARG ;;
+	I) mode=det ;;
 	h)
 		usage
 		exit 0
@@ -51,6 +59,15 @@ case $payload in
 none | aim) ;;
 *) pb_die "$PB_USAGE" "payload must be none or aim, not '$payload'" ;;
 esac
+case $mode in
+wall | det) ;;
+*) pb_die "$PB_USAGE" "-d '$mode': the mode is wall or det" ;;
+esac
+if [ "$mode" = det ]; then
+	[ "$cpus_given" = 1 ] || cpus=$(pb_det_cpus)
+	pb_check_mode det "$cpus"
+	bootopts+=(-I)
+fi
 [[ $workfile =~ ^[a-z0-9_]+$ ]] && [ -f "$PB_TOP/reproducer/workfiles/$workfile" ] ||
 	pb_die "$PB_USAGE" "no workfile '$workfile' in reproducer/workfiles"
 

@@ -11,6 +11,8 @@
  *	pbstat effect -a A... -b B... [--alpha A]
  *	pbstat paired -a A... -b B... [--alpha A]
  *	pbstat place -g G... -b B... -c C... [--alpha A]
+ *	pbstat detcmp -a A... -b B... [--min-effect PCT] [--eps PCT]
+ *	pbstat detplace -g G... -b B... -c C... [--eps PCT]
  *
  * Each command prints one line of key=value pairs on stdout.
  *
@@ -79,6 +81,30 @@
  *	nearer (not only whether it differs from the far end) keeps a
  *	candidate halfway from being called either.
  *
+ * Deterministic mode (QEMU -icount: the guest clock counts instructions)
+ * gives the same number on every boot of a kernel, up to a small boot-to-
+ * boot spread. Its values are boot medians, one per boot, and its rules
+ * compare levels, not distributions:
+ *	spread_pct = the largest 100 * (max / min - 1) among the sides
+ *	eps_pct = max(--eps, DET_EPS_SCALE * spread_pct, DET_EPS_FLOOR)
+ *	(the tolerance: a boot of a kernel lies within eps of its level)
+ *
+ * detcmp (B relative to A, >= 1 boot median each):
+ *	delta_pct = 100 * (med_b / med_a - 1), threshold = sqrt(med_a * med_b)
+ *	slower: ln(med_a / med_b) > ln(1 + min_effect%) + ln(1 + eps%)
+ *	        and > DET_SPAN_EPS * ln(1 + eps%) (room for a middle)
+ *	within: ln(med_a / med_b) < ln(1 + min_effect%) - ln(1 + eps%)
+ *	        (B is not slower than A by min_effect, whatever the spread)
+ *	Exit 0 when slower, 1 when not.
+ *
+ * detplace (candidate C between the ends, >= 1 boot median each):
+ *	d = ln med_c - (ln med_g + ln med_b) / 2, e = ln(1 + eps%)
+ *	pos = (ln med_c - ln med_b) / (ln med_g - ln med_b)
+ *	good: d > e, bad: d < -e, else unsure; the ends must be slower by
+ *	more than DET_SPAN_EPS * e (detcmp's rule), or exit 2. With the ends
+ *	that far apart a candidate within eps of either end is never unsure,
+ *	and never on the other side. Exit 0 good, 1 bad, 3 unsure.
+ *
  * Minimum sample sizes: a side of calibrate/judge needs 3 samples, and
  * the smallest possible one-sided p of each comparison, 1 / C(n1+n2, n1),
  * must be below alpha, or the command exits 2: at alpha 0.05, 3 vs 4
@@ -105,12 +131,17 @@
 #define SPREAD_FLOOR	0.01	/* spread is at least 1% of the median */
 #define DEF_ALPHA	0.05
 #define DEF_MIN_EFFECT	2.0
+#define DET_EPS_FLOOR	0.25	/* percent: deterministic boots agree this well */
+#define DET_EPS_SCALE	1.5	/* eps is 1.5 times the widest spread seen */
+#define DET_SPAN_EPS	4.0	/* the ends must be 4 eps apart */
 
 #define USAGE "usage: pbstat summary V... | calibrate -g G... -b B... " \
 	"[--alpha A] [--min-effect PCT] | judge -g G... -b B... -c C... " \
 	"[--alpha A] [--threshold T] | effect -a A... -b B... [--alpha A] | " \
 	"paired -a A... -b B... [--alpha A] | " \
-	"place -g G... -b B... -c C... [--alpha A]"
+	"place -g G... -b B... -c C... [--alpha A] | " \
+	"detcmp -a A... -b B... [--min-effect PCT] [--eps PCT] | " \
+	"detplace -g G... -b B... -c C... [--eps PCT]"
 
 struct list {
 	char flag;		/* 'g', 'b', 'c', 'a', or 0 for summary */
@@ -124,6 +155,7 @@ struct args {
 	double min_effect;
 	double threshold;
 	int have_threshold;
+	double eps;
 };
 
 static void die(const char *fmt, ...)
@@ -273,7 +305,17 @@ static void parse_args(const char *cmd, const char *lists, int argc,
 				continue;
 			}
 		}
-		if (!strcmp(cmd, "calibrate")) {
+		if (!strncmp(cmd, "det", 3)) {
+			v = opt_value("--eps", argc, argv, &i);
+			if (v) {
+				a->eps = number_or_die("--eps", v);
+				if (a->eps < 0 || a->eps >= 100)
+					die("--eps: '%s' is not in [0, 100)", v);
+				cur = NULL;
+				continue;
+			}
+		}
+		if (!strcmp(cmd, "calibrate") || !strcmp(cmd, "detcmp")) {
 			v = opt_value("--min-effect", argc, argv, &i);
 			if (v) {
 				a->min_effect = number_or_die("--min-effect",
@@ -878,6 +920,80 @@ static int cmd_place(struct args *a)
 	return rc;
 }
 
+/* The widest boot-to-boot spread of L, as 100 * (max / min - 1). */
+static double level_spread(const struct list *l)
+{
+	return 100 * (vmax(l->v, l->n) / vmin(l->v, l->n) - 1);
+}
+
+/* The tolerance of deterministic boots, in percent (see the top). */
+static double det_eps(const struct args *a, const struct list *x,
+		      const struct list *y, double *spread_pct)
+{
+	double s = fmax(level_spread(x), level_spread(y));
+
+	*spread_pct = s;
+	return fmax(fmax(a->eps, DET_EPS_SCALE * s), DET_EPS_FLOOR);
+}
+
+static int cmd_detcmp(struct args *a)
+{
+	const struct list *x = &a->a, *y = &a->b;
+	double s, eps, ma, mb, gap, e, m;
+	int slower, within;
+
+	need(x, 1);
+	need(y, 1);
+	eps = det_eps(a, x, y, &s);
+	ma = median(x->v, x->n);
+	mb = median(y->v, y->n);
+	gap = log(ma / mb);
+	e = log1p(eps / 100);
+	m = log1p(a->min_effect / 100);
+	slower = gap > m + e && gap > DET_SPAN_EPS * e;
+	within = gap < m - e;
+	printf("n_a=%d n_b=%d median_a=%s median_b=%s delta_pct=%s spread_pct=%s eps_pct=%s min_effect=%s threshold=%s slower=%d within=%d\n",
+	       x->n, y->n, F(ma), F(mb), FPCT(100 * expm1(-gap)), FPCT(s),
+	       FPCT(eps), FPCT(a->min_effect), F(sqrt(ma * mb)), slower,
+	       within);
+	return slower ? 0 : 1;
+}
+
+static int cmd_detplace(struct args *a)
+{
+	const struct list *g = &a->g, *b = &a->b, *c = &a->c;
+	double s, sc, eps, lg, lb, lc, e, d, pos;
+	const char *verdict = "unsure";
+	int rc = EXIT_UNSURE;
+
+	need(g, 1);
+	need(b, 1);
+	need(c, 1);
+	eps = det_eps(a, g, b, &s);
+	sc = level_spread(c);
+	eps = fmax(eps, DET_EPS_SCALE * sc);
+	lg = log(median(g->v, g->n));
+	lb = log(median(b->v, b->n));
+	lc = log(median(c->v, c->n));
+	e = log1p(eps / 100);
+	if (lg - lb <= DET_SPAN_EPS * e)
+		die("detplace: the ends differ by %s%%, not more than %g times eps (%s%%)",
+		    FPCT(100 * expm1(lg - lb)), DET_SPAN_EPS, FPCT(eps));
+	d = lc - (lg + lb) / 2;
+	pos = (lc - lb) / (lg - lb);
+	if (d > e) {
+		verdict = "good";
+		rc = 0;
+	} else if (d < -e) {
+		verdict = "bad";
+		rc = 1;
+	}
+	printf("verdict=%s median=%s pos=%s eps_pct=%s spread_pct=%s span_pct=%s\n",
+	       verdict, F(exp(lc)), F(pos), FPCT(eps), FPCT(fmax(s, sc)),
+	       FPCT(100 * expm1(lg - lb)));
+	return rc;
+}
+
 static struct args args;
 
 int main(int argc, char **argv)
@@ -915,7 +1031,15 @@ int main(int argc, char **argv)
 		parse_args(cmd, "gbc", argc - 2, argv + 2, &args);
 		return cmd_place(&args);
 	}
-	die("unknown command '%s' (summary, calibrate, judge, effect, paired, place)",
+	if (!strcmp(cmd, "detcmp")) {
+		parse_args(cmd, "ab", argc - 2, argv + 2, &args);
+		return cmd_detcmp(&args);
+	}
+	if (!strcmp(cmd, "detplace")) {
+		parse_args(cmd, "gbc", argc - 2, argv + 2, &args);
+		return cmd_detplace(&args);
+	}
+	die("unknown command '%s' (summary, calibrate, judge, effect, paired, place, detcmp, detplace)",
 	    cmd);
 	return EXIT_USAGE;
 }

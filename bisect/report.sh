@@ -59,9 +59,11 @@ while read -r sha role; do
 		--argjson position "$(git -C "$repo" rev-list --count "$gsha..$sha")" \
 		--arg role "$role" --arg verdict "$verdict" --argjson samples "$samples" \
 		--argjson median "${median:-null}" --argjson idle "$idle" --arg same "$same" \
+		--arg mode "$(jq -r '.mode // "wall"' "$state/ends.json")" \
+		--argjson boots "$("$PB_TOP/bisect/samples.sh" -m -n 0 -N 0 "$repo" "$sha" -- "$@" 2>/dev/null | jq -s 'map(numbers)' 2>/dev/null || echo '[]')" \
 		--slurpfile m <(cat "$dir/meta.json" 2>/dev/null || echo '{}') -c \
 		'($m[0] // {}) as $m | {commit: $commit, subject: $subject, position: $position,
-		  role: $role, verdict: $verdict, samples: $samples, median: $median,
+		  role: $role, verdict: $verdict, mode: $mode, samples: $samples, boot_medians: $boots, median: $median,
 		  idle_pct: $idle, outcome: ($m.outcome // null), build_s: ($m.build_s // null),
 		  boot_s: ($m.boot_s // null), ccache_hits: ($m.ccache_hits // null),
 		  ccache_misses: ($m.ccache_misses // null),
@@ -101,6 +103,8 @@ jq -n --arg culprit "$culprit" \
 	--argjson hits "${hits:-0}" --argjson misses "${misses:-0}" --argjson boots "${boots:-0}" \
 	--argjson same_steps "${same_steps:-0}" \
 	--arg repo "$repo" --arg good "$gsha" --arg bad "$bsha" \
+	--arg mode "$(jq -r '.mode // "wall"' "$ends")" --arg mode_reason "$(jq -r '.mode_reason // ""' "$ends")" \
+	--argjson eps "$(jq '.eps_pct // null' "$ends")" \
 	'{culprit: (if $culprit == "" then null else $culprit end),
 	  culprit_subject: (if $culprit == "" then null else $culprit_subject end),
 	  steps: $steps, same_kernel_steps: $same_steps, builds: $builds, boots: $boots, ccache_hits: $hits,
@@ -108,7 +112,8 @@ jq -n --arg culprit "$culprit" \
 	  good_jpm: $good_jpm, bad_jpm: $bad_jpm, noise_pct: ($noise_pct | tonumber? // null),
 	  confirmation: $confirm, culprit_image_identical_to_parent: $identical,
 	  undecided: ($undecided | split(" ") | map(select(. != ""))),
-	  repo: $repo, good: $good, bad: $bad}' | pb_atomic_write "$run/summary.json"
+	  repo: $repo, good: $good, bad: $bad,
+	  mode: $mode, mode_reason: $mode_reason, eps_pct: $eps}' | pb_atomic_write "$run/summary.json"
 
 # The table of every measured commit, along the history.
 {

@@ -6,8 +6,12 @@
 # the commit's tree, the config fragments, the reproducer and initramfs
 # sources, the workfile and the QEMU settings, so another bisect over the
 # same range, or a fix validation, reuses them.
-# Usage: samples.sh [-d] [-n MIN] [-N MAX_BOOTS] [-l RUNLOG] REPO REV [-- MEASURE_OPTION...]
-#   -d  only print the cache directory (samples, meta.json) of REV
+# Usage: samples.sh [-d] [-m] [-n MIN] [-B MIN_BOOTS] [-N MAX_BOOTS] [-l RUNLOG]
+#                   REPO REV [-- MEASURE_OPTION...]
+#   -d  only print the cache directory (samples, boots, meta.json) of REV
+#   -B  at least MIN_BOOTS boots, whatever the samples (deterministic mode)
+#   -m  print one median per boot (the file boots holds the sample count
+#       of each boot, in order) instead of the samples
 #   MEASURE_OPTIONs go to measure.sh (-c, -C, -m, -T, -J, -n, -w, -W);
 #   PB_MEASURE replaces measure.sh (tests use a stub with the same contract);
 #   with PB_RUN_DIR set, every build or boot done is logged to builds.jsonl;
@@ -21,16 +25,18 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	sed -n '3,19s/^# \{0,1\}//p' "$0"
+	sed -n '3,23s/^# \{0,1\}//p' "$0"
 }
 [ "${1:-}" = --help ] && {
 	usage
 	exit 0
 }
-min=3 max_boots=4 runlog='' print_dir=0
-while getopts n:N:l:dh opt; do
+min=3 max_boots=4 runlog='' print_dir=0 min_boots=0 medians=0
+while getopts n:N:B:l:dmh opt; do
 	case $opt in
 	n) min=$OPTARG ;;
+	B) min_boots=$OPTARG ;;
+	m) medians=1 ;;
 	N) max_boots=$OPTARG ;;
 	l) runlog=$OPTARG ;;
 	d) print_dir=1 ;;
@@ -48,7 +54,8 @@ sha=$(pb_resolve_rev "$repo" "$2") || exit
 shift 2
 [ "${1:-}" = -- ] && shift
 mopts=("$@")
-pb_is_uint "$min" && pb_is_uint "$max_boots" || pb_die "$PB_USAGE" "-n and -N take integers"
+pb_is_uint "$min" && pb_is_uint "$max_boots" && pb_is_uint "$min_boots" ||
+	pb_die "$PB_USAGE" "-n, -B and -N take integers"
 
 measure=${PB_MEASURE:-$PB_TOP/bisect/measure.sh}
 key=$(pb_measure_key "$repo" "$sha" "$measure" "${mopts[@]}") || exit
@@ -67,11 +74,13 @@ if [ -f "$dir/failed" ]; then
 	exit "$code"
 fi
 touch "$dir/samples"
+# Samples cached before the file boots existed count as one boot.
+[ -f "$dir/boots" ] || if [ -s "$dir/samples" ]; then wc -l <"$dir/samples"; fi >"$dir/boots"
 
 boots=0
-while [ "$(wc -l <"$dir/samples")" -lt "$min" ]; do
+while [ "$(wc -l <"$dir/samples")" -lt "$min" ] || [ "$(wc -l <"$dir/boots")" -lt "$min_boots" ]; do
 	[ "$boots" -lt "$max_boots" ] ||
-		pb_die "$PB_NORESULT" "${sha:0:12}: still fewer than $min samples after $boots boots"
+		pb_die "$PB_NORESULT" "${sha:0:12}: still fewer than $min samples or $min_boots boots after $boots boots"
 	boots=$((boots + 1))
 	run=$(mktemp -d "$dir/boot.XXXXXX") || pb_die "$PB_INTERNAL" "cannot create a run dir in $dir"
 	"$measure" "${mopts[@]}" -o "$run" "$repo" "$sha" >/dev/null
@@ -109,6 +118,19 @@ while [ "$(wc -l <"$dir/samples")" -lt "$min" ]; do
 		pb_die "$PB_NORESULT" "${sha:0:12}: the guest reported no samples"
 	fi
 	cat "$run/new" >>"$dir/samples"
+	wc -l <"$run/new" >>"$dir/boots"
 	rm -rf "$run"
 done
-cut -d' ' -f1 "$dir/samples"
+if [ "$medians" = 0 ]; then
+	cut -d' ' -f1 "$dir/samples"
+	exit 0
+fi
+# One median per boot: the boots file gives the sample count of each.
+pbstat=$(pb_tool pbstat) || exit
+mapfile -t all < <(cut -d' ' -f1 "$dir/samples")
+at=0
+while read -r k; do
+	pb_is_uint "$k" && [ "$k" -gt 0 ] || continue
+	"$pbstat" summary "${all[@]:at:k}" | sed -n 's/.*median=\([0-9.]*\).*/\1/p'
+	at=$((at + k))
+done <"$dir/boots"

@@ -244,6 +244,56 @@ rounds() {
 		"$(sed -n 's/.*pos=\([-0-9.]*\).*/\1/p' <<<"$line")"
 	finish "$verdict"
 }
+
+# det_step MEASURE_OPTION...: judge the candidate in deterministic mode
+# (bisect.sh -d det); exits. Boots of a kernel agree within eps, so one
+# boot places it (pbstat detplace against the ends' boot medians); a
+# candidate in the middle band gets a second and third boot, then is a
+# skip. A fixed threshold (-x) is compared with the boots' median.
+det_step() {
+	local nb out rcode cm=() gdet=() bdet=() eps line pcode verdict=unsure meta
+	mapfile -t gdet < <(jq -r '.good_boots[]' "$state/ends.json")
+	mapfile -t bdet < <(jq -r '.bad_boots[]' "$state/ends.json")
+	eps=$(jq -r '.eps_pct // 0' "$state/ends.json")
+	for ((nb = 1; nb <= 3; nb++)); do
+		out=$("$PB_TOP/bisect/samples.sh" -n 1 -B "$nb" -m -N 1 -l "$state/measure.log" "$repo" "$commit" -- "$@" \
+			2>>"$state/measure.log")
+		rcode=$?
+		[ "$rcode" -eq "$PB_INTERRUPTED" ] && interrupted
+		meta=$(cat "$("$PB_TOP/bisect/samples.sh" -d "$repo" "$commit" -- "$@")/meta.json" 2>/dev/null || echo '{}')
+		if [ "$rcode" -ne 0 ]; then
+			[ "$(pb_bisect_code "$rcode")" = 125 ] ||
+				abort "step $step: measuring ${commit:0:12} failed (code $rcode); see $state/measure.log"
+			say 'step %d of ~%s  %s  %-50s %s\n' "$step" "$total" "${commit:0:12}" "$subject" \
+				"skip ($(jq -r '.outcome // "failed"' <<<"$meta"))"
+			exit 125
+		fi
+		mapfile -t cm <<<"$out"
+		if [ "$fixed_threshold" = true ]; then
+			line="median=$(median "${cm[@]}") threshold=$threshold"
+			pcode=1
+			awk -v m="$(median "${cm[@]}")" -v t="$threshold" 'BEGIN { exit !(m > t) }' && pcode=0
+		else
+			line=$("$pbstat" detplace --eps "$eps" -g "${gdet[@]}" -b "${bdet[@]}" -c "${cm[@]}")
+			pcode=$?
+		fi
+		echo "step $step: ${commit:0:12}: deterministic, boots ${cm[*]}: $line" >>"$state/measure.log"
+		case $pcode in
+		0) verdict=good ;;
+		1) verdict=bad ;;
+		3) verdict=unsure ;;
+		*) abort "pbstat detplace failed: $line" ;;
+		esac
+		[ "$verdict" = unsure ] || break
+	done
+	[ "$verdict" = unsure ] && verdict="skip (undecided)"
+	say 'step %d of ~%s  %s  %-50s build %6.1fs boot %6.1fs  %d boot(s) median %10s  %s (deterministic, at %s of GOOD/BAD)\n' \
+		"$step" "$total" "${commit:0:12}" "$subject" "$(jq -r '.build_s // 0' <<<"$meta")" \
+		"$(jq -r '.boot_s // 0' <<<"$meta")" "${#cm[@]}" "$(median "${cm[@]}")" "$verdict" \
+		"$(sed -n 's/.*pos=\([-0-9.]*\).*/\1/p' <<<"$line")"
+	finish "$verdict"
+}
+[ "$(jq -r '.mode // "wall"' "$state/ends.json")" = det ] && det_step "$@"
 [ "$(jq -r '.rounds // false' "$state/ends.json")" = true ] && rounds "$@"
 
 max_age=${PB_ENDS_MAX_AGE:-600}

@@ -6,7 +6,7 @@
 set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
-export PERFBISECT_HOME=$T_TMP/home PB_QUIET=1
+export PB_MODE=wall PERFBISECT_HOME=$T_TMP/home PB_QUIET=1
 export PB_MEASURE=$T_TOP/tests/stub-measure.sh STUB_LOG=$T_TMP/calls
 v=$T_TOP/bisect/validate.sh
 

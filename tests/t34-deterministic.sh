@@ -1,0 +1,129 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# t34-deterministic.sh: deterministic mode (-d det) on a toy repository with
+# the stub measurement: a 2% regression bisected with one boot per step,
+# auto falling back to wall-clock when deterministic mode misses the
+# regression, a culprit whose image equals its parent's refused, the
+# mode in the cache key and in summary.json, and the bad input that must
+# stop before anything is built.
+set -u
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+export PERFBISECT_HOME=$T_TMP/home PB_QUIET=1
+export PB_MEASURE=$T_TOP/tests/stub-measure.sh STUB_LOG=$T_TMP/calls
+unset PB_MODE PB_ACCEL PB_ICOUNT
+b=$T_TOP/bisect
+
+# toy DIR SPEED_OF_I...: a history of 30 commits after "start" (1000
+# jobs/min); speed_of I prints the content of "speed" for commit I, and
+# detspeed_of I that of "detspeed" (empty: none).
+toy() {
+	local dir=$1 i s d
+	git init -q "$dir"
+	echo 1000 >"$dir/speed"
+	git -C "$dir" add speed
+	git -C "$dir" -c user.name=Toy -c user.email=toy@example.invalid commit -qm start
+	git -C "$dir" tag start
+	for i in $(seq 1 30); do
+		s=$(speed_of "$i") d=$(detspeed_of "$i")
+		echo "$s" >"$dir/speed"
+		if [ -n "$d" ]; then
+			echo "$d" >"$dir/detspeed"
+			git -C "$dir" add detspeed
+		fi
+		echo "$i" >>"$dir/log"
+		git -C "$dir" add log
+		GIT_AUTHOR_DATE="@$((1600000000 + i * 60)) +0000" GIT_COMMITTER_DATE="@$((1600000000 + i * 60)) +0000" \
+			git -C "$dir" -c user.name=Toy -c user.email=toy@example.invalid commit -qam "toy: change $i"
+	done
+	git -C "$dir" tag tip
+}
+
+# 1. A 2% regression at commit 19 (980 after), bisected deterministically.
+speed_of() { if [ "$1" -ge 19 ]; then echo 980; else echo 1000; fi; }
+detspeed_of() { :; }
+toy "$T_TMP/small"
+culprit=$(git -C "$T_TMP/small" rev-parse tip~11)
+: >"$STUB_LOG"
+run_rc "$b/bisect.sh" -t "$T_TMP/small" -g start -b tip -d det -E 1
+is "$rc" 0 "det: a 2% regression is bisected (exit 0)"
+s=$PERFBISECT_HOME/runs/latest/summary.json
+is "$(jq -r .culprit "$s")" "$culprit" "det: the exact culprit"
+is "$(jq -r .mode "$s")" det "det: summary.json says deterministic"
+like "$(jq -r .mode_reason "$s")" 'deterministic ends check shows BAD -2' "det: summary.json says why"
+like "$(jq -r .eps_pct "$s")" '^0\.[0-9]+$' "det: summary.json records eps"
+like "$(jq -r .confirmation "$s")" 'slower=1' "det: the culprit is confirmed against its parent"
+steps=$(jq .steps "$s")
+boots=$(wc -l <"$STUB_LOG")
+# 2 boots per end, 1 per step, 1 fresh boot of culprit and parent each
+# (plus at most one cached boot of the parent not yet measured).
+[ "$boots" -le $((4 + steps + 3)) ] && pass "det: one boot per step ($boots boots, $steps steps)" ||
+	fail "det: one boot per step ($boots boots, $steps steps)"
+like "$(jq -r '.mode' "$PERFBISECT_HOME/runs/latest/state/ends.json")" '^det$' "det: ends.json has the mode"
+like "$(grep -c 'deterministic, boots' "$PERFBISECT_HOME/runs/latest/state/measure.log")" '^[1-9]' "det: steps placed by pbstat detplace"
+
+# The same range again: the deterministic cache is reused, no new boot
+# except the confirmation's fresh ones (already done: none).
+before=$(wc -l <"$STUB_LOG")
+run_rc "$b/bisect.sh" -t "$T_TMP/small" -g start -b tip -d det -E 1
+is "$rc" 0 "det: a second run answers again"
+is "$(wc -l <"$STUB_LOG")" "$before" "det: a second run boots nothing (cache and saved state)"
+
+# Deterministic and wall-clock results never share a cache entry; nor do
+# two -icount settings.
+kd=$("$b/samples.sh" -d "$T_TMP/small" start -- -d det)
+kw=$("$b/samples.sh" -d "$T_TMP/small" start --)
+ki=$(PB_ICOUNT=shift=1,sleep=off "$b/samples.sh" -d "$T_TMP/small" start -- -d det)
+[ "$kd" != "$kw" ] && pass "cache key: det differs from wall" || fail "cache key: det differs from wall"
+[ "$kd" != "$ki" ] && pass "cache key: PB_ICOUNT is part of it" || fail "cache key: PB_ICOUNT is part of it"
+is "$("$b/samples.sh" -m "$T_TMP/small" start -- -d det | wc -l)" 2 "samples.sh -m: one median per boot"
+
+# 2. auto: deterministic mode misses the regression (detspeed equal at
+# both ends): wall-clock mode is used, and the reason is given.
+speed_of() { if [ "$1" -ge 12 ]; then echo 500; else echo 1000; fi; }
+detspeed_of() { echo 1000; }
+toy "$T_TMP/miss"
+culprit=$(git -C "$T_TMP/miss" rev-parse tip~18)
+run_rc env PB_MODE=auto "$b/bisect.sh" -t "$T_TMP/miss" -g start -b tip
+is "$rc" 0 "auto: falls back to wall-clock and finds the culprit"
+s=$PERFBISECT_HOME/runs/latest/summary.json
+is "$(jq -r .culprit "$s")" "$culprit" "auto: the exact culprit in wall-clock mode"
+is "$(jq -r .mode "$s")" wall "auto: summary.json says wall"
+like "$(jq -r .mode_reason "$s")" 'deterministic ends check does not show the regression' "auto: summary.json says why"
+like "$(cat "$PERFBISECT_HOME/runs/latest/bisect.log")" 'measuring in wall mode: the deterministic ends check does not' "auto: the log says which mode and why"
+run_rc "$b/bisect.sh" -t "$T_TMP/miss" -g start -b tip -d det
+is "$rc" 15 "det: no regression in deterministic mode is exit 15"
+like "$(cat "$T_TMP/err")" 'no regression between GOOD and BAD in deterministic mode.*try -d wall' "det: exit 15 says what to try"
+
+# 3. A culprit that builds its parent's image (the stub's image hash is
+# that of "speed"), though it measures slower: no answer (exit 18).
+speed_of() { echo 1000; }
+detspeed_of() { if [ "$1" -ge 7 ]; then echo 900; else echo 1000; fi; }
+toy "$T_TMP/same"
+run_rc "$b/bisect.sh" -t "$T_TMP/same" -g start -b tip -d det
+is "$rc" 18 "an image byte-identical to its parent's is no culprit (exit 18)"
+like "$(cat "$T_TMP/err")" 'byte-identical to its parent' "exit 18 says why"
+
+# 4. Bad input: one line, a distinct code, nothing measured.
+: >"$STUB_LOG"
+run_rc env PB_ACCEL=kvm "$b/bisect.sh" -t "$T_TMP/small" -g start -b tip -d det
+is "$rc" 30 "det with PB_ACCEL=kvm: exit 30"
+run_rc "$b/bisect.sh" -t "$T_TMP/small" -g start -b tip -d det -C 2
+is "$rc" 31 "det with 2 vCPUs: exit 31"
+is "$(wc -l <"$T_TMP/err")" 1 "det with 2 vCPUs: a one-line error"
+run_rc env PB_ICOUNT=shift=99 "$b/bisect.sh" -t "$T_TMP/small" -g start -b tip -d det
+is "$rc" 32 "a PB_ICOUNT that QEMU rejects: exit 32"
+like "$(cat "$T_TMP/err")" 'QEMU rejects PB_ICOUNT' "exit 32 names the problem"
+run_rc "$b/bisect.sh" -t "$T_TMP/small" -g start -b tip -d fast
+is "$rc" 2 "an unknown mode: exit 2"
+run_rc "$b/bisect.sh" -t "$T_TMP/small" -g start -b tip -d det -E 0
+is "$rc" 2 "a minimum effect of 0: exit 2"
+run_rc "$b/measure.sh" -d det -C 2 "$T_TMP/small" start
+is "$rc" 31 "measure -d det -C 2: exit 31"
+run_rc env PB_ACCEL=kvm "$b/measure.sh" -I "$T_TMP/small" start
+is "$rc" 30 "measure -I with PB_ACCEL=kvm: exit 30"
+is "$(wc -l <"$STUB_LOG")" 0 "bad input: nothing was measured"
+auto_runs=$(find "$PERFBISECT_HOME/runs" -maxdepth 1 -name '*-measure-*' | wc -l)
+is "$auto_runs" 0 "bad input: measure made no run directory"
+
+done_testing
