@@ -27,6 +27,7 @@ PB_NOREGRESSION=15	# BAD is not measurably slower than GOOD
 PB_UNDECIDED=16		# the bisect ended among skipped commits
 PB_NOPATCH=17		# a fix patch is missing or does not apply
 PB_UNCONFIRMED=18	# the culprit is not measurably slower than its parent
+PB_UNDECIDEDFIX=19	# validate: a fix's comparison with the baseline stayed undecided
 PB_PANIC=20		# guest: kernel panic
 PB_OOPS=21		# guest: oops
 PB_BUG=22		# guest: BUG: or WARNING:

@@ -8,7 +8,8 @@
 # Usage: validate.sh [-t TREE] [-B BASE] [-O ON] [-x TOLERANCE_PCT]
 #                    [-r MIN_ROUNDS] [-M MAX_ROUNDS] [-s SUMMARY_JSON]
 #                    [-c CULPRIT] [-R] [-C CPUS] [-T TASKS] [-J JOBS]
-#                    [-k SAMPLES_PER_BOOT] [-w WARMUP] [-W WORKFILE] PATCH...
+#                    [-k SAMPLES_PER_BOOT] [-w WARMUP] [-W WORKFILE]
+#                    [-d auto|det|wall] PATCH...
 #   TREE defaults to the lab with BASE=good and ON=bad. The kernels are
 #   measured in rounds, one fresh boot each per round in a rotating order,
 #   and each fix is compared with BASE round by round (the ratio of the
@@ -20,6 +21,13 @@
 #   when the interval lies above it, and "back within the noise" when the
 #   interval straddles it after MAX_ROUNDS: not shown slower, but the
 #   noise is wider than the tolerance; the interval is printed.
+#   -d det (or PB_MODE=det; auto, the default, picks det where this QEMU
+#   runs the vCPUs asked for): deterministic boots (bisect.sh --help), 2
+#   rounds at least, 3 at most unless -r/-M say otherwise; pbstat detcmp
+#   compares each kernel's boot medians with BASE's: "not back" when it is
+#   slower by more than TOLERANCE plus eps (the boots' spread), "back to
+#   baseline" when it is slower by less than TOLERANCE minus eps, else
+#   "undecided" (exit 19).
 #   -s adds the "fixes" list to an existing summary.json; -R skips the
 #   torture (only for kernels without the lab's torture test); -c names
 #   the culprit in the table's label for ON.
@@ -27,23 +35,24 @@
 # one that does not apply stops everything with nothing changed. The run
 # directory keeps every sample (samples.tsv), the per-boot medians
 # (rounds.tsv), the log, table.txt and summary.json.
-# Exit: 0 every fix is back to baseline (or within the noise), 1 some fix
-# is not (or fails the torture), 17 a patch is missing or does not apply,
-# others as bisect.sh.
+# Exit: 0 every fix is back to baseline (or, in wall-clock mode, within the
+# noise), 1 some fix is not (or fails the torture), 17 a patch is missing or
+# does not apply, 19 a deterministic comparison stayed undecided, others as
+# bisect.sh.
 set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	sed -n '3,33s/^# \{0,1\}//p' "$0"
+	sed -n '3,41s/^# \{0,1\}//p' "$0"
 }
 [ "${1:-}" = --help ] && {
 	usage
 	exit 0
 }
-tree='' base='' on='' tol=2 rmin=4 rmax=8 summary='' torture=1 cpus=2 culprit=
-mopts=()
-while getopts t:B:O:x:r:M:s:c:RC:T:J:k:w:W:h opt; do
+tree='' base='' on='' tol=2 rmin='' rmax='' summary='' torture=1 cpus='' culprit=
+mopts=() mode=${PB_MODE:-auto}
+while getopts t:B:O:x:r:M:s:c:RC:T:J:k:w:W:d:h opt; do
 	case $opt in
 	t) tree=$OPTARG ;;
 	B) base=$OPTARG ;;
@@ -54,6 +63,7 @@ while getopts t:B:O:x:r:M:s:c:RC:T:J:k:w:W:h opt; do
 	s) summary=$OPTARG ;;
 	c) culprit=$OPTARG ;;
 	R) torture=0 ;;
+	d) mode=$OPTARG ;;
 	C)
 		cpus=$OPTARG
 		mopts+=(-C "$OPTARG")
@@ -73,6 +83,16 @@ done
 shift $((OPTIND - 1))
 [ $# -gt 0 ] || pb_die "$PB_USAGE" "no patch given (see --help)"
 pb_is_number "$tol" || pb_die "$PB_USAGE" "tolerance '$tol' is not a number (percent)"
+pb_check_mode "$mode" "${cpus:-1}"
+if [ "$mode" = auto ]; then
+	mode=wall
+	[ "${cpus:-$(pb_det_cpus)}" -le "$(pb_det_max_cpus)" ] && [ "${PB_ACCEL:-}" != kvm ] && mode=det
+fi
+if [ "$mode" = det ]; then
+	mopts+=(-d det)
+	: "${rmin:=2}" "${rmax:=3}"
+fi
+: "${rmin:=4}" "${rmax:=8}" "${cpus:=$([ "$mode" = det ] && pb_det_cpus || echo 2)}"
 pb_is_uint "$rmin" && [ "$rmin" -ge 2 ] || pb_die "$PB_USAGE" "-r '$rmin': at least 2 rounds are needed"
 pb_is_uint "$rmax" && [ "$rmax" -ge "$rmin" ] || pb_die "$PB_USAGE" "-M '$rmax': give at least as many rounds as -r ($rmin)"
 [ -z "$summary" ] || [ -f "$summary" ] || pb_die "$PB_USAGE" "summary '$summary' not found"
@@ -149,6 +169,13 @@ decide() {
 	done
 	stat=
 	[ ${#a[@]} -ge 2 ] || return 1
+	if [ "$mode" = det ]; then
+		stat=$("$pbstat" detcmp --min-effect "$tol" -a "${a[@]}" -b "${b[@]}")
+		[ $? -le 1 ] || pb_die "$PB_INTERNAL" "pbstat detcmp failed: $stat"
+		[ "$(sed -n 's/.*slower=\([01]\).*/\1/p' <<<"$stat")" = 1 ] && return 0
+		[ "$(sed -n 's/.*within=\([01]\).*/\1/p' <<<"$stat")" = 1 ]
+		return
+	fi
 	stat=$("$pbstat" paired -a "${a[@]}" -b "${b[@]}") || pb_die "$PB_INTERNAL" "pbstat paired failed"
 	lo=$(sed -n 's/.*ci_low_pct=\([-0-9.]*\).*/\1/p' <<<"$stat")
 	hi=$(sed -n 's/.*ci_high_pct=\([-0-9.]*\).*/\1/p' <<<"$stat")
@@ -194,7 +221,7 @@ pb_info "measured $round rounds; samples in $run/samples.tsv"
 
 echo '[]' >"$work/fixes.json"
 rows=()
-allback=0
+allback=0 undecided=0
 for i in "${!names[@]}"; do
 	name=${names[$i]} sha=${shas[$i]} r=${repos[$i]}
 	mapfile -t s < <(cut -d' ' -f1 "$work/samples-$i" 2>/dev/null)
@@ -205,6 +232,24 @@ for i in "${!names[@]}"; do
 		[ "$i" -eq 0 ] && verdict=baseline
 		jpm=0 ratio=0
 		[ "$i" -ge 2 ] && allback=1
+	elif [ "$mode" = det ]; then
+		delta=$(sed -n 's/.*delta_pct=\([-0-9.]*\).*/\1/p' <<<"$stat")
+		eps=$(sed -n 's/.*eps_pct=\([0-9.]*\).*/\1/p' <<<"$stat")
+		n=$(sed -n 's/.* n_b=\([0-9]*\).*/\1/p' <<<"$stat")
+		ratio=$(awk -v d="$delta" 'BEGIN { printf "%.6g", 1 + d / 100 }')
+		jpm=$(pb_median "${s[@]}")
+		ci="deterministic, $n boots, eps ${eps}%: a tolerance above ${eps}% is resolvable"
+		if [ "$(sed -n 's/.*slower=\([01]\).*/\1/p' <<<"$stat")" = 1 ]; then
+			verdict="not back: ${delta}% ($ci; slower than -${tol}%)"
+			[ "$i" -ge 2 ] && allback=1
+		elif [ "$decided" -eq 0 ]; then
+			verdict="back to baseline (${delta}%, $ci)"
+		else
+			verdict="undecided: ${delta}% is within eps of -${tol}% ($ci)"
+			[ "$i" -ge 2 ] && undecided=1
+		fi
+		[ "$i" -eq 0 ] && verdict="baseline"
+		[ "$i" -eq 1 ] && verdict="unfixed: ${delta}% ($ci)"
 	else
 		delta=$(sed -n 's/.*delta_pct=\([-0-9.]*\).*/\1/p' <<<"$stat")
 		ratio=$(sed -n 's/.*ratio=\([-0-9.]*\).*/\1/p' <<<"$stat")
@@ -274,10 +319,12 @@ done
 jq -n --arg base "$bsha" --arg on "$osha" --arg repo "$repo" --argjson tol "$tol" \
 	--slurpfile fixes "$work/fixes.json" \
 	--argjson rounds "$round" \
-	'{repo: $repo, base: $base, on: $on, tolerance_pct: $tol, rounds: $rounds, fixes: $fixes[0]}' |
+	--arg mode "$mode" \
+	'{repo: $repo, base: $base, on: $on, tolerance_pct: $tol, rounds: $rounds, mode: $mode, fixes: $fixes[0]}' |
 	pb_atomic_write "$run/summary.json"
 if [ -n "$summary" ]; then
 	jq --slurpfile fixes "$work/fixes.json" '.fixes = $fixes[0]' "$summary" | pb_atomic_write "$summary"
 fi
 echo "results: $run (table.txt, summary.json, samples.tsv, rounds.tsv)"
+[ "$allback" = 0 ] && [ "$undecided" = 1 ] && exit "$PB_UNDECIDEDFIX"
 exit "$allback"
