@@ -1,90 +1,102 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# small-regression.sh: how do the approaches cope when the regression is of
-# the order of the noise? The lab bisected with the few_bkl workfile, which
-# leaves almost none of the BKL sites in the mix, RUNS times over, each run
+# small-regression.sh: can perfbisect find a 2-3% regression? Bisects the
+# lab's small-regression scenario (good..small-bad: the same history as
+# the lab, with a culprit that spends 3 us in every unlink) RUNS times, each
 # measuring everything afresh (an empty results cache, no saved state), and
-# optionally NAIVE_RUNS times with bench/compare.sh (the naive script, same
-# workfile). Counts right culprits, wrong ones and "cannot decide".
-# Usage: bench/small-regression.sh [-r RUNS] [-n NAIVE_RUNS] [-W WORKFILE] [-J JOBS] [RESULT_FILE]
-#   defaults: 3 perfbisect runs, 0 naive runs (measured on mid_bkl: 32 min
-#   for the first, whose clone is built from scratch without ccache; 24-25
-#   min for the next ones, which keep that clone and build incrementally),
-#   workfile few_bkl; results are appended
-#   to bench/results/small-regression.txt. -J sets perfbisect's jobs per
-#   task (longer samples; default that of bisect.sh).
+# then the lab itself once the same way, for the wall time to compare with.
+# Usage: bench/small-regression.sh [-r RUNS] [-d MODE] [-L] [-W WORKFILE]
+#                                  [-J JOBS] [RESULT_FILE]
+#   defaults: 3 runs in deterministic mode (-d det), the lab run included
+#   (-L leaves it out); results are appended to
+#   bench/results/small-regression.txt.
+# Last line: "small regression: right N of M, wall A s (median); lab: B s;
+# ratio X" (X = A / B; the target is at most 2).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=../bisect/lib.sh
 . "$top/bisect/lib.sh"
-runs=3 naive=0 workfile=few_bkl jopt=()
-while getopts r:n:W:J: opt; do
+usage() {
+	sed -n '3,14s/^# \{0,1\}//p' "$0"
+}
+[ "${1:-}" = --help ] && {
+	usage
+	exit 0
+}
+runs=3 mode=det lab_run=1 opts=()
+while getopts r:d:LW:J:h opt; do
 	case $opt in
 	r) runs=$OPTARG ;;
-	n) naive=$OPTARG ;;
-	W) workfile=$OPTARG ;;
-	J) jopt=(-J "$OPTARG") ;;
-	*) pb_die "$PB_USAGE" "usage: bench/small-regression.sh [-r RUNS] [-n NAIVE_RUNS] [-W WORKFILE] [-J JOBS] [RESULT_FILE]" ;;
+	d) mode=$OPTARG ;;
+	L) lab_run=0 ;;
+	W) opts+=(-W "$OPTARG") ;;
+	J) opts+=(-J "$OPTARG") ;;
+	h)
+		usage
+		exit 0
+		;;
+	*) pb_die "$PB_USAGE" "unknown option (see --help)" ;;
 	esac
 done
 shift $((OPTIND - 1))
-{ pb_is_uint "$runs" && pb_is_uint "$naive"; } || pb_die "$PB_USAGE" "-r and -n take counts"
+[ $# -le 1 ] || pb_die "$PB_USAGE" "at most one result file (see --help)"
+pb_is_uint "$runs" && [ "$runs" -ge 1 ] || pb_die "$PB_USAGE" "-r takes a count of runs (1 or more)"
+pb_check_mode "$mode" 1
 out=${1:-$top/bench/results/small-regression.txt}
 lab=$("$top/bisect/lab.sh") || exit
-want=$(jq -r .culprit "$(dirname "$lab")/lab.json") || exit
+desc=$(dirname "$lab")/lab.json
+small_bad=$(jq -r '.small.bad // empty' "$desc")
+[ -n "$small_bad" ] || pb_die "$PB_INTERNAL" "the lab has no small-regression scenario; run 'make lab'"
 mkdir -p "$(dirname "$out")" || exit
 tmp=$(mktemp -d) || exit
 trap 'rm -rf "$tmp"' EXIT
+trap 'exit 10' INT TERM
 
-{
-	echo "# bench/small-regression.sh on $(hostname), $(date -u '+%F %T UTC'); $(nproc) cores, TCG; workfile $workfile${jopt[*]:+, ${jopt[*]}}"
-	printf '%-22s %4s %7s %5s  %s\n' approach run wall_s exit answer
-} | tee -a "$out"
-right=0 wrong=0 unsure=0
-for ((i = 1; i <= runs; i++)); do
-	start=$SECONDS
+# one NAME BAD WANT I: one bisect of good..BAD from nothing; prints
+# "wall_s answer" and a table line.
+one() {
+	local name=$1 bad=$2 want=$3 i=$4 start=$SECONDS rc run found answer before
 	before=$(readlink -f "$PERFBISECT_HOME/runs/latest" 2>/dev/null)
-	PB_RESULTS=$tmp/results-$i "$top/bisect/bisect.sh" -W "$workfile" "${jopt[@]}" >"$tmp/out" 2>"$tmp/err"
+	PB_RESULTS=$tmp/results-$name-$i "$top/bisect/bisect.sh" -t "$lab" -g good -b "$bad" -d "$mode" "${opts[@]}" \
+		>"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	run=$(readlink -f "$PERFBISECT_HOME/runs/latest" 2>/dev/null)
-	# A bisect that stopped before making a run directory left latest alone.
 	[ "$run" != "$before" ] || run=''
 	found=$(jq -r '.culprit // empty' "${run:-/nonexistent}/summary.json" 2>/dev/null)
-	case $rc in
-	0)
-		if [ "$found" = "$want" ]; then
-			answer=right right=$((right + 1))
-		else
-			answer="WRONG (${found:0:12})" wrong=$((wrong + 1))
-		fi
-		;;
-	"$PB_NOREGRESSION" | "$PB_UNDECIDED" | "$PB_UNCONFIRMED")
-		answer="cannot decide: $(tail -1 "$tmp/err" | cut -c1-110)" unsure=$((unsure + 1))
-		;;
-	*)
-		answer="failed: $(tail -1 "$tmp/err" | cut -c1-110)"
-		;;
-	esac
-	printf '%-22s %4s %7s %5s  %s\n' perfbisect "$i" $((SECONDS - start)) "$rc" "$answer" | tee -a "$out"
+	if [ "$rc" -eq 0 ] && [ "$found" = "$want" ]; then
+		answer=right
+	elif [ "$rc" -eq 0 ]; then
+		answer="WRONG (${found:0:12})"
+	else
+		answer="no culprit: $(tail -1 "$tmp/err" | cut -c1-110)"
+	fi
+	printf '%-6s %4s %7s %5s %-5s %s\n' "$name" "$i" $((SECONDS - start)) "$rc" \
+		"$(jq -r '.mode // "-"' "${run:-/nonexistent}/summary.json" 2>/dev/null || echo -)" "$answer" >>"$tmp/table"
+	tail -1 "$tmp/table" >&2
 	# The next run must not resume this one.
 	[ -n "$run" ] && [ -L "$run/state" ] && rm -rf "$(readlink -f "$run/state")"
+	echo "$((SECONDS - start)) $answer"
+}
+
+{
+	echo "# bench/small-regression.sh on $(hostname), $(date -u '+%F %T UTC'); $(nproc) cores; mode $mode; $(pb_det_id)${opts[*]:+; ${opts[*]}}"
+	printf '%-6s %4s %7s %5s %-5s %s\n' what run wall_s exit mode answer
+} >"$tmp/table"
+tee -a "$out" <"$tmp/table"
+right=0 walls=()
+for ((i = 1; i <= runs; i++)); do
+	read -r w a < <(one small "$small_bad" "$(jq -r .small.culprit "$desc")" "$i")
+	walls+=("$w")
+	[ "$a" = right ] && right=$((right + 1))
 done
-echo "# perfbisect: $right right, $wrong wrong, $unsure cannot decide, of $runs runs" | tee -a "$out"
-# The naive runs share one clone: from the second run on, its first build
-# is incremental, as in a developer's tree.
-right=0 wrong=0 none=0
-for ((i = 1; i <= naive; i++)); do
-	BENCH_NAIVE_KEEP=$((i > 1)) BENCH_NAIVE_APPEND="pb_workfile=$workfile" \
-		"$top/bench/compare.sh" "$tmp/naive-$i.txt" >/dev/null 2>&1
-	line=$(grep '^naive' "$tmp/naive-$i.txt")
-	case $line in
-	*right) right=$((right + 1)) ;;
-	*WRONG*) wrong=$((wrong + 1)) ;;
-	*) none=$((none + 1)) ;;
-	esac
-	printf '%-22s %4s %s\n' naive "$i" "${line#naive git bisect run script}" | tee -a "$out"
-	grep '^# naive threshold' "$tmp/naive-$i.txt" | tee -a "$out"
-done
-if [ "$naive" -gt 0 ]; then
-	echo "# naive: $right right, $wrong wrong, $none no culprit, of $naive runs" | tee -a "$out"
+lab_w=-
+if [ "$lab_run" = 1 ]; then
+	read -r lab_w _ < <(one lab bad "$(jq -r .culprit "$desc")" 1)
 fi
+med=$(pb_median "${walls[@]}")
+ratio=-
+[ "$lab_w" != - ] && ratio=$(awk -v a="$med" -v b="$lab_w" 'BEGIN { printf "%.2f", a / b }')
+{
+	tail -n +3 "$tmp/table"
+	echo "small regression: right $right of $runs, wall $med s (median); lab: $lab_w s; ratio $ratio"
+} | tee -a "$out" | tail -1

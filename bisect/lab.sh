@@ -6,7 +6,8 @@
 #   good = v6.1 + patches/lab/0001..0003 (BKL, torture test, stealing semaphore)
 #   then patches/lab-history.tsv (harmless commits), with the culprit
 #   (patches/lab/0004) and a commit that does not build (fixed by the next
-#   one) at fixed positions; bad = the tip.
+#   one) at fixed positions; bad = the tip. small-bad: the same history
+#   from good with patches/small/0001 (a 2-3% regression) as the culprit.
 # Writes lab.json (good, bad, culprit, ...) next to the repository and inside
 # it. Regenerating is idempotent: same inputs, same hashes, nothing redone.
 # Usage: lab.sh [--print]    (prints the repository path)
@@ -37,10 +38,11 @@ labdir="$PERFBISECT_HOME/lab"
 repo="$labdir/linux.git"
 base_patches=("$PATCHDIR"/0001-*.patch "$PATCHDIR"/0002-*.patch "$PATCHDIR"/0003-*.patch)
 culprit_patch=("$PATCHDIR"/0004-*.patch)
-for p in "${base_patches[@]}" "${culprit_patch[@]}" "$HISTORY"; do
+small_patch=("$PB_TOP"/patches/small/0001-*.patch)
+for p in "${base_patches[@]}" "${culprit_patch[@]}" "${small_patch[@]}" "$HISTORY"; do
 	[ -f "$p" ] || pb_die "$PB_INTERNAL" "lab input missing: $p"
 done
-recipe=$(pb_file_sha "$0" "${base_patches[@]}" "${culprit_patch[@]}" "$HISTORY")$CULPRIT_AFTER.$BREAK_AFTER
+recipe=$(pb_file_sha "$0" "${base_patches[@]}" "${culprit_patch[@]}" "${small_patch[@]}" "$HISTORY")$CULPRIT_AFTER.$BREAK_AFTER
 
 if [ "${1:-}" = --print ]; then
 	[ -f "$labdir/lab.json" ] || pb_die "$PB_NOTOOL" "no lab yet: run 'make lab'"
@@ -120,39 +122,55 @@ edit() {
 	commit_index "$5" "$w/body"
 }
 
+# history CULPRIT_PATCH: on top of $head, the harmless history with the
+# build break after line BREAK_AFTER and CULPRIT_PATCH after line
+# CULPRIT_AFTER; sets head, culprit, broken and fixed.
+history() {
+	local line=0 path count old new subject
+	culprit='' broken='' fixed=''
+	while IFS=$'\t' read -r path count old new subject; do
+		case $path in
+		'#'* | '') continue ;;
+		esac
+		edit "$path" "$count" "$old" "$new" "$subject"
+		line=$((line + 1))
+		if [ "$line" -eq "$BREAK_AFTER" ]; then
+			edit kernel/panic.c 1 'static void do_oops_enter_exit(void)' \
+				'static void oops_pause(void)' \
+				'panic: rename do_oops_enter_exit() to oops_pause()' \
+				'The helper only spins or pauses between oopses; name it for that.'
+			broken=$head
+			edit kernel/panic.c g '	do_oops_enter_exit();' '	oops_pause();' \
+				'panic: fix build after the oops_pause() rename' \
+				'The previous commit renamed the function but not its two callers.'
+			fixed=$head
+		fi
+		if [ "$line" -eq "$CULPRIT_AFTER" ]; then
+			apply_patch "$1"
+			culprit=$head
+		fi
+	done <"$HISTORY"
+	[ -n "$culprit" ] && [ -n "$broken" ] ||
+		pb_die "$PB_INTERNAL" "lab history shorter than its insertion points"
+}
+
 pb_info "generating the lab history (about a minute)"
 for p in "${base_patches[@]}"; do
 	apply_patch "$p"
 done
 good=$head
-line=0 culprit='' broken='' fixed=''
-while IFS=$'\t' read -r path count old new subject; do
-	case $path in
-	'#'* | '') continue ;;
-	esac
-	edit "$path" "$count" "$old" "$new" "$subject"
-	line=$((line + 1))
-	if [ "$line" -eq "$BREAK_AFTER" ]; then
-		edit kernel/panic.c 1 'static void do_oops_enter_exit(void)' \
-			'static void oops_pause(void)' \
-			'panic: rename do_oops_enter_exit() to oops_pause()' \
-			'The helper only spins or pauses between oopses; name it for that.'
-		broken=$head
-		edit kernel/panic.c g '	do_oops_enter_exit();' '	oops_pause();' \
-			'panic: fix build after the oops_pause() rename' \
-			'The previous commit renamed the function but not its two callers.'
-		fixed=$head
-	fi
-	if [ "$line" -eq "$CULPRIT_AFTER" ]; then
-		apply_patch "${culprit_patch[0]}"
-		culprit=$head
-	fi
-done <"$HISTORY"
-bad=$head
-[ -n "$culprit" ] && [ -n "$broken" ] ||
-	pb_die "$PB_INTERNAL" "lab history shorter than its insertion points"
+history "${culprit_patch[0]}"
+bad=$head lab_culprit=$culprit lab_broken=$broken lab_fixed=$fixed
+# The small-regression scenario: the same history from good, with a
+# culprit that costs 2-3% (patches/small) instead of the hand-off.
+git read-tree "$good" || pb_die "$PB_INTERNAL" "cannot read the good tree"
+head=$good
+history "${small_patch[0]}"
+small_bad=$head small_culprit=$culprit
+culprit=$lab_culprit broken=$lab_broken fixed=$lab_fixed
 
 git tag -f good "$good" >/dev/null && git tag -f bad "$bad" >/dev/null &&
+	git tag -f small-bad "$small_bad" >/dev/null &&
 	git update-ref refs/heads/master "$bad" && git symbolic-ref HEAD refs/heads/master ||
 	pb_die "$PB_INTERNAL" "cannot tag the lab"
 count=$(git rev-list --count "$good..$bad")
@@ -160,9 +178,12 @@ jq -n --arg recipe "$recipe" --arg repo "$repo" --arg good "$good" --arg bad "$b
 	--arg culprit "$culprit" --arg culprit_subject "$(git log -1 --format=%s "$culprit")" \
 	--arg broken "$broken" --arg broken_fix "$fixed" --argjson commits "$count" \
 	--argjson culprit_position "$(git rev-list --count "$good..$culprit")" \
+	--arg small_bad "$small_bad" --arg small_culprit "$small_culprit" \
+	--arg small_subject "$(git log -1 --format=%s "$small_culprit")" \
 	'{recipe: $recipe, repo: $repo, good: $good, bad: $bad, culprit: $culprit,
 	  culprit_subject: $culprit_subject, culprit_position: $culprit_position,
-	  broken: $broken, broken_fix: $broken_fix, commits: $commits}' >"$tmp/perfbisect-lab.json" ||
+	  broken: $broken, broken_fix: $broken_fix, commits: $commits,
+	  small: {good: $good, bad: $small_bad, culprit: $small_culprit, culprit_subject: $small_subject}}' >"$tmp/perfbisect-lab.json" ||
 	pb_die "$PB_INTERNAL" "cannot write the lab description"
 unset GIT_DIR GIT_INDEX_FILE
 

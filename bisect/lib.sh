@@ -265,12 +265,12 @@ pb_opt_mode() {
 	echo "$mode"
 }
 
-# pb_det_id: print what defines the deterministic clock: the QEMU version
-# and the -icount options.
+# pb_det_id: print what defines the deterministic clock: the QEMU version,
+# the -icount options and the QEMU command line boot.sh builds.
 pb_det_id() {
 	local v
 	v=$("${PB_QEMU:-qemu-system-x86_64}" --version 2>/dev/null | head -1)
-	echo "qemu=${v##*version } icount=${PB_ICOUNT:-$PB_ICOUNT_DEFAULT}"
+	echo "qemu=${v##*version } icount=${PB_ICOUNT:-$PB_ICOUNT_DEFAULT} boot=$(pb_file_sha "$PB_TOP/bisect/boot.sh")"
 }
 
 # pb_det_cpus: print the vCPUs of a deterministic measurement when none are

@@ -101,7 +101,8 @@
  *	d = ln med_c - (ln med_g + ln med_b) / 2, e = ln(1 + eps%)
  *	pos = (ln med_c - ln med_b) / (ln med_g - ln med_b)
  *	good: d > e, bad: d < -e, else unsure; the ends must be slower by
- *	more than DET_SPAN_EPS * e (detcmp's rule), or exit 2. With the ends
+ *	more than DET_SPAN_EPS * e (detcmp's rule), or exit 2; when the
+ *	candidate's own spread widens eps beyond that, unsure. With the ends
  *	that far apart a candidate within eps of either end is never unsure,
  *	and never on the other side. Exit 0 good, 1 bad, 3 unsure.
  *
@@ -970,8 +971,6 @@ static int cmd_detplace(struct args *a)
 	need(b, 1);
 	need(c, 1);
 	eps = det_eps(a, g, b, &s);
-	sc = level_spread(c);
-	eps = fmax(eps, DET_EPS_SCALE * sc);
 	lg = log(median(g->v, g->n));
 	lb = log(median(b->v, b->n));
 	lc = log(median(c->v, c->n));
@@ -979,9 +978,15 @@ static int cmd_detplace(struct args *a)
 	if (lg - lb <= DET_SPAN_EPS * e)
 		die("detplace: the ends differ by %s%%, not more than %g times eps (%s%%)",
 		    FPCT(100 * expm1(lg - lb)), DET_SPAN_EPS, FPCT(eps));
+	/* A candidate whose own boots disagree widens eps: maybe unsure. */
+	sc = level_spread(c);
+	eps = fmax(eps, DET_EPS_SCALE * sc);
+	e = log1p(eps / 100);
 	d = lc - (lg + lb) / 2;
 	pos = (lc - lb) / (lg - lb);
-	if (d > e) {
+	if (lg - lb <= DET_SPAN_EPS * e)
+		;	/* unsure */
+	else if (d > e) {
 		verdict = "good";
 		rc = 0;
 	} else if (d < -e) {

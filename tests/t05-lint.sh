@@ -37,7 +37,7 @@ for f in bisect/*.c reproducer/*.c reproducer/*.h reproducer/tests/*.c reproduce
 		printf '%s\n' "$out" | head -5 | sed 's/^/#   /'
 	fi
 done
-for f in patches/lab/*.patch patches/fixes/*.patch patches/test/*.patch; do
+for f in patches/lab/*.patch patches/fixes/*.patch patches/small/*.patch patches/test/*.patch; do
 	[ -f "$f" ] || continue
 	if out=$(cd "$src" && "$cp" --terse "$T_TOP/$f" 2>&1); then
 		pass "checkpatch $f"

@@ -240,5 +240,36 @@ usage "value before any list 42" judge 42 -g "${G[@]}" -b "${B[@]}" -c 1 2 3
 usage "unknown command frobnicate" frobnicate 1 2 3
 usage "no command usage"
 
+# Deterministic mode (detcmp, detplace): boot medians, eps from their
+# spread (1.5 times, at least 0.25%), the ends at least 4 eps apart.
+check 0 "n_a=2 n_b=2 median_a=1000 median_b=970 delta_pct=-3 spread_pct=0 eps_pct=0.25 min_effect=1 threshold=984.8858 slower=1 within=0" \
+	"detcmp: a 3% loss between identical boots is slower" detcmp --min-effect 1 -a 1000 1000 -b 970 970
+is "$(field eps_pct detcmp -a 1000 1010 -b 970 970)" 1.5 "detcmp: eps is 1.5 times the widest spread (1%)"
+is "$(field eps_pct detcmp --eps 2 -a 1000 1000 -b 970 970)" 2 "detcmp: --eps raises eps"
+# min effect 1% + eps 0.25%: ln(1.0125..) is the bar; 1.2% is below it.
+is "$(field slower detcmp --min-effect 1 -a 1000 -b 988)" 0 "detcmp: 1.2% is not above 1% + eps"
+is "$(field slower detcmp --min-effect 1 -a 1000 -b 986)" 1 "detcmp: 1.4% is above 1% + eps"
+# 4 eps: with eps 1%, 3.5% is not enough room even with no minimum effect.
+is "$(field slower detcmp --min-effect 0 --eps 1 -a 1000 -b 965)" 0 "detcmp: the ends must be 4 eps apart"
+is "$(field slower detcmp --min-effect 0 --eps 1 -a 1000 -b 955)" 1 "detcmp: 4.5% with eps 1% is apart"
+is "$(field within detcmp --min-effect 2 -a 1000 -b 990)" 1 "detcmp: 1% is within a 2% tolerance"
+is "$(field within detcmp --min-effect 2 -a 1000 -b 979)" 0 "detcmp: 2.1% is not within a 2% tolerance"
+is "$(field within detcmp --min-effect 2 -a 1000 -b 1100)" 1 "detcmp: faster is within"
+check 0 "verdict=good median=997 pos=0.9014 eps_pct=0.25 spread_pct=0 span_pct=3.093" \
+	"detplace: near GOOD is good" detplace -g 1000 1000 -b 970 970 -c 997
+check 1 "verdict=bad median=975 pos=0.1688 eps_pct=0.25 spread_pct=0 span_pct=3.093" \
+	"detplace: near BAD is bad" detplace -g 1000 1000 -b 970 970 -c 975
+check 3 "verdict=unsure median=985 pos=0.5038 eps_pct=0.25 spread_pct=0 span_pct=3.093" \
+	"detplace: the middle is unsure" detplace -g 1000 1000 -b 970 970 -c 985
+# On a log scale: the middle of 1000 and 250 is 500, not 625.
+is "$(field verdict detplace -g 1000 -b 250 -c 560)" good "detplace: judged on a log scale (560 is above the geometric middle)"
+is "$(field verdict detplace -g 1000 -b 250 -c 450)" bad "detplace: 450 is below the geometric middle"
+# The candidate's own spread widens eps: 2 boots 6% apart leave 985 unsure
+# where one boot of 988 would be good.
+is "$(field verdict detplace -g 1000 -b 900 -c 960)" good "detplace: one boot at 960 of 900..1000 is good"
+is "$(field verdict detplace -g 1000 -b 900 -c 930 990)" unsure "detplace: a candidate whose boots disagree by 6% is unsure"
+usage "ends closer than 4 eps 1.523" detplace --eps 0.5 -g 1000 -b 985 -c 990
+usage "eps out of range 100" detcmp --eps 100 -a 1 -b 1
+
 # checkpatch.pl on pbstat.c: tests/t05-lint.sh.
 done_testing
