@@ -17,7 +17,8 @@
 #   TREE defaults to the lab ($PERFBISECT_HOME/lab/linux.git, made when
 #   missing) with GOOD=good and BAD=bad; any kernel git tree works.
 #   THRESHOLD (jobs/min) overrides the one calibrated from the ends; BAD must
-#   be at least MIN_EFFECT_PCT (default 5) slower than GOOD, beyond the noise.
+#   be at least MIN_EFFECT_PCT (default 5; 1 in deterministic mode) slower
+#   than GOOD, beyond the noise.
 #   Samples: END_SAMPLES per end (default 8; the first 4 are enough when
 #   they show a large regression: every GOOD sample above every BAD one,
 #   GOOD at least twice and PB_ROUNDS_BELOW times BAD), each step starts
@@ -42,7 +43,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	sed -n '3,39s/^# \{0,1\}//p' "$0"
+	awk 'NR >= 3 && /^#/ { sub(/^# ?/, ""); print; next } NR >= 3 { exit }' "$0"
 }
 [ "${1:-}" = --help ] && {
 	usage
@@ -58,7 +59,7 @@ rounds_below=${PB_ROUNDS_BELOW:-2} rounds_max=${PB_ROUNDS_MAX:-6}
 pb_is_number "$rounds_below" || pb_die "$PB_USAGE" "PB_ROUNDS_BELOW='$rounds_below' is not a ratio"
 pb_is_uint "$rounds_max" && [ "$rounds_max" -ge 3 ] ||
 	pb_die "$PB_USAGE" "PB_ROUNDS_MAX='$rounds_max' is not a number of rounds (3 or more)"
-tree='' good='' bad='' threshold='' ends=8 start=4 inc=4 cap=12 min_effect=5
+tree='' good='' bad='' threshold='' ends=8 start=4 inc=4 cap=12 min_effect=''
 mopts=() mode=${PB_MODE:-auto} cpus=''
 while getopts t:g:b:x:E:e:n:i:N:C:T:J:k:w:W:c:d:h opt; do
 	case $opt in
@@ -103,7 +104,7 @@ significant() {
 }
 significant "$start" "$ends" ||
 	pb_die "$PB_USAGE" "$start samples per step against $ends per end can never be significant; raise -n or -e"
-pb_is_number "$min_effect" && awk -v e="$min_effect" 'BEGIN { exit !(e > 0 && e < 100) }' ||
+pb_is_number "${min_effect:-1}" && awk -v e="${min_effect:-1}" 'BEGIN { exit !(e > 0 && e < 100) }' ||
 	pb_die "$PB_USAGE" "minimum effect '$min_effect' is not a percentage above 0 and below 100 (-E)"
 pb_check_mode "$mode" "${cpus:-1}"
 # auto with more vCPUs than deterministic mode supports is wall-clock.
@@ -140,7 +141,7 @@ if [ -z "${PB_MEASURE:-}" ]; then
 fi
 pbstat=$(pb_tool pbstat) || exit
 
-key=$(pb_sha "$repo" "$gsha" "$bsha" "${PB_MEASURE:-}" "${mopts[@]}" "mode=$mode" "E=$min_effect" "x=$threshold")
+key=$(pb_sha "$repo" "$gsha" "$bsha" "${PB_MEASURE:-}" "${mopts[@]}" "mode=$mode" "E=${min_effect:-default}" "x=$threshold")
 state="$PERFBISECT_HOME/bisect/$key"
 mkdir -p "$state" || pb_die "$PB_INTERNAL" "cannot create $state"
 pb_lock "$PERFBISECT_HOME/locks/bisect-$(pb_sha "$repo").lock" "a bisect of $repo"
@@ -222,7 +223,7 @@ det_ends() {
 		pb_die "$?" "BAD (${bsha:0:12}) cannot be measured in deterministic mode (code $?); see $log"
 	mapfile -t gdet <<<"$g"
 	mapfile -t bdet <<<"$b"
-	detline=$("$pbstat" detcmp --min-effect "$min_effect" -a "${gdet[@]}" -b "${bdet[@]}")
+	detline=$("$pbstat" detcmp --min-effect "${min_effect:-1}" -a "${gdet[@]}" -b "${bdet[@]}")
 	rc=$?
 	echo "deterministic ends: GOOD ${gdet[*]} BAD ${bdet[*]}: $detline" >>"$log"
 	return "$rc"
@@ -235,7 +236,7 @@ if [ "$mode" != wall ]; then
 		det_why="the deterministic ends check shows BAD $(field delta_pct "$detline")% (boots agree within $(field spread_pct "$detline")%, eps $(field eps_pct "$detline")%)"
 		mode=det
 	elif [ "$detrc" -eq 1 ] && [ "$mode" = det ]; then
-		pb_die "$PB_NOREGRESSION" "no regression between GOOD and BAD in deterministic mode: BAD is $(field delta_pct "$detline")% (eps $(field eps_pct "$detline")%, minimum effect $min_effect%); try -d wall"
+		pb_die "$PB_NOREGRESSION" "no regression between GOOD and BAD in deterministic mode: BAD is $(field delta_pct "$detline")% (eps $(field eps_pct "$detline")%, minimum effect ${min_effect:-1}%); try -d wall"
 	elif [ "$detrc" -eq 1 ]; then
 		det_why="the deterministic ends check does not show the regression (BAD $(field delta_pct "$detline")%, eps $(field eps_pct "$detline")%)"
 		mode=wall
@@ -244,6 +245,8 @@ if [ "$mode" != wall ]; then
 	fi
 fi
 [ -n "$det_why" ] || det_why="asked for (-d wall or PB_MODE=wall)"
+# The minimum effect: 1% in deterministic mode, 5% in wall-clock mode.
+[ -n "$min_effect" ] || min_effect=$([ "$mode" = det ] && echo 1 || echo 5)
 pb_info "measuring in $( [ "$mode" = det ] && echo deterministic || echo wall-clock) mode: $det_why"
 echo "measuring in $mode mode: $det_why" >>"$log"
 echo "$mode $det_why" >"$state/mode"

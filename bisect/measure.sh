@@ -9,15 +9,16 @@
 # 4 samples after 1 warm-up, workfile high_systime (bench/README.md says
 # why). Without -o a new run directory is made under $PERFBISECT_HOME/runs.
 # -d det measures in deterministic mode: guest time is executed
-# instructions (QEMU -icount; 2 vCPUs from QEMU 8.1 on, else 1), so the host's load does not move the
-# number; -d wall (default, or PB_MODE) is real time. -I is -d det.
+# instructions (QEMU -icount; 2 vCPUs from QEMU 8.1 on, else 1), so the
+# host's load does not move the number; -d wall (default, or PB_MODE) is
+# real time. -I is -d det.
 # Exit: the code of build.sh or boot.sh.
 set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	sed -n '3,15s/^# \{0,1\}//p' "$0"
+	sed -n '3,16s/^# \{0,1\}//p' "$0"
 }
 [ "${1:-}" = --help ] && {
 	usage
