@@ -8,12 +8,12 @@ PERFBISECT := $(CURDIR)/bisect/perfbisect
 .PHONY: help deps demo check lint kernel lab bisect validate clean
 
 help:
-	@echo "make demo    build and boot Linux 6.1 in QEMU and run the reproducer (the main job)"
+	@echo "make demo    bisect the lab (Linux 6.1 in QEMU) to its culprit and validate its two fixes"
 	@echo "make check   run the whole test suite (installs missing packages when root)"
 	@echo "make deps    install the Debian packages perfbisect needs (as root)"
 	@echo "make lint    shellcheck and checkpatch over the project"
 	@echo "make lab     generate the built-in lab (a kernel history with one culprit)"
-	@echo "make bisect [TREE=repo GOOD=rev BAD=rev] [THRESHOLD=jobs/min]"
+	@echo "make bisect [TREE=repo GOOD=rev BAD=rev] [THRESHOLD=jobs/min] [MODE=auto|det|wall]"
 	@echo "             find the commit that made the kernel slower (default: the lab)"
 	@echo "make validate [TREE=repo BASE=rev ON=rev] PATCH=\"a.patch b.patch\""
 	@echo "             measure fix patches against the baseline (default: the lab's fixes)"
@@ -39,7 +39,7 @@ lab: deps
 
 bisect: deps
 	@$(PERFBISECT) bisect $(if $(TREE),-t "$(TREE)") $(if $(GOOD),-g "$(GOOD)") \
-		$(if $(BAD),-b "$(BAD)") $(if $(THRESHOLD),-x "$(THRESHOLD)")
+		$(if $(BAD),-b "$(BAD)") $(if $(THRESHOLD),-x "$(THRESHOLD)") $(if $(MODE),-d "$(MODE)")
 
 PATCH ?= $(wildcard $(CURDIR)/patches/fixes/*.patch)
 validate: deps
