@@ -5,7 +5,7 @@
 
 PERFBISECT := $(CURDIR)/bisect/perfbisect
 
-.PHONY: help deps demo check lint kernel lab bisect validate clean
+.PHONY: help deps demo check lint kernel lab bisect validate reproduce clean
 
 help:
 	@echo "make demo    bisect the lab (Linux 6.1 in QEMU) to its culprit and validate its two fixes"
@@ -17,6 +17,8 @@ help:
 	@echo "             find the commit that made the kernel slower (default: the lab)"
 	@echo "make validate [TREE=repo BASE=rev ON=rev] PATCH=\"a.patch b.patch\""
 	@echo "             measure fix patches against the baseline (default: the lab's fixes)"
+	@echo "make reproduce [TREE=repo GOOD=rev BAD=rev] [MODE=auto|det|wall]"
+	@echo "             measure GOOD and BAD alike: is BAD slower? (default: the lab)"
 	@echo "more: bisect/perfbisect help"
 
 deps:
@@ -45,6 +47,10 @@ PATCH ?= $(wildcard $(CURDIR)/patches/fixes/*.patch)
 validate: deps
 	@$(PERFBISECT) validate $(if $(TREE),-t "$(TREE)") $(if $(BASE),-B "$(BASE)") \
 		$(if $(ON),-O "$(ON)") $(PATCH)
+
+reproduce: deps
+	@$(PERFBISECT) reproduce $(if $(TREE),-t "$(TREE)") $(if $(MODE),-d "$(MODE)") \
+		$(if $(GOOD),"$(GOOD)") $(if $(BAD),"$(BAD)")
 
 clean:
 	rm -rf bisect/build reproducer/build

@@ -57,8 +57,8 @@ case ${PB_SAME_KERNEL:-1} in
 esac
 rounds_below=${PB_ROUNDS_BELOW:-2} rounds_max=${PB_ROUNDS_MAX:-6}
 pb_is_number "$rounds_below" || pb_die "$PB_USAGE" "PB_ROUNDS_BELOW='$rounds_below' is not a ratio"
-pb_is_uint "$rounds_max" && [ "$rounds_max" -ge 3 ] ||
-	pb_die "$PB_USAGE" "PB_ROUNDS_MAX='$rounds_max' is not a number of rounds (3 or more)"
+pb_is_uint "$rounds_max" && [ "$rounds_max" -ge 3 ] && [ "$rounds_max" -le 20 ] ||
+	pb_die "$PB_USAGE" "PB_ROUNDS_MAX='$rounds_max' is not a number of rounds from 3 to 20"
 tree='' good='' bad='' threshold='' ends=8 start=4 inc=4 cap=12 min_effect=''
 mopts=() mode=${PB_MODE:-auto} cpus=''
 while getopts t:g:b:x:E:e:n:i:N:C:T:J:k:w:W:c:d:h opt; do
@@ -186,27 +186,21 @@ interrupted() {
 }
 trap interrupted INT TERM HUP QUIT
 
-# measure_end NAME SHA MIN: print at least MIN samples of one end, or stop
-# with a message.
+# measure_end NAME SHA N FILE: measure N more samples of one end afresh
+# (samples.sh -F: cached wall-clock samples are from another time) and add
+# them to FILE, or stop with the measurement's own exit code.
 measure_end() {
-	local out code
-	pb_info "measuring $1 (${2:0:12}): at least $3 samples"
-	out=$("$PB_TOP/bisect/samples.sh" -n "$3" -N 6 -l "$run/measure.log" "$repo" "$2" -- "${mopts[@]}" 2>>"$log")
+	local code
+	pb_info "measuring $1 (${2:0:12}): $3 samples afresh"
+	"$PB_TOP/bisect/samples.sh" -F -n "$3" -N 6 -l "$run/measure.log" "$repo" "$2" -- "${mopts[@]}" \
+		>>"$4" 2>>"$log"
 	code=$?
 	if [ "$code" -ne 0 ]; then
 		tail -3 "$log" | sed 's/^/  /' >&2
-		pb_die "$code" "$1 (${2:0:12}) cannot be measured: it does not build or boot (code $code); see $log"
+		[ "$(pb_bisect_code "$code")" = 125 ] &&
+			pb_die "$code" "$1 (${2:0:12}) cannot be measured: it does not build or boot (code $code); see $log"
+		pb_die "$code" "measuring $1 (${2:0:12}) failed (code $code); see $log"
 	fi
-	echo "$out"
-}
-# cached SHA: how many samples of SHA the results cache holds.
-cached() {
-	local d
-	d=$("$PB_TOP/bisect/samples.sh" -d "$repo" "$1" -- "${mopts[@]}") || {
-		echo 1
-		return
-	}
-	if [ -f "$d/samples" ]; then wc -l <"$d/samples"; else echo 0; fi
 }
 # The deterministic ends check: 2 boots of each end with the guest clock
 # counting instructions (their results are cached across time). BAD must be
@@ -228,6 +222,15 @@ det_ends() {
 	echo "deterministic ends: GOOD ${gdet[*]} BAD ${bdet[*]}: $detline" >>"$log"
 	return "$rc"
 }
+# A bisect that has started keeps the ends it was started with: running the
+# same command again resumes it without measuring them again.
+resume=0
+[ -s "$state/ends.json" ] && [ -s "$state/bisect.log" ] && [ "$(jq -r '.mode // ""' "$state/ends.json")" != "" ] && resume=1
+if [ "$resume" = 1 ]; then
+	mode=$(jq -r .mode "$state/ends.json") det_why=$(jq -r '.mode_reason // ""' "$state/ends.json")
+	[ "$mode" = det ] && mopts=("${dmopts[@]}")
+	pb_info "resuming in $mode mode with the ends measured when this bisect started ($det_why)"
+else
 if [ "$mode" != wall ]; then
 	det_ends
 	detrc=$?
@@ -251,20 +254,21 @@ pb_info "measuring in $( [ "$mode" = det ] && echo deterministic || echo wall-cl
 echo "measuring in $mode mode: $det_why" >>"$log"
 echo "$mode $det_why" >"$state/mode"
 cal_start=$(date +%s)
-rounds=false cal_cached=1
+rounds=false gs=() bs=()
 if [ "$mode" = wall ]; then
-cal_cached=$(($(cached "$gsha") + $(cached "$bsha")))
 # smaller A B: succeed when A < PB_ROUNDS_BELOW * B (a small regression).
 smaller() {
 	awk -v g="$1" -v b="$2" -v r="$rounds_below" 'BEGIN { exit !(b > 0 && g < r * b) }'
 }
-# calibrate MIN: measure both ends to at least MIN samples each (what the
-# results cache lacks) into gs and bs, and calibrate: cal, sep, medians.
+# calibrate MIN: measure both ends afresh up to MIN samples each (this run's
+# samples count, the cache's do not) into gs and bs, and calibrate: cal,
+# sep, medians.
+: >"$state/ends-good" && : >"$state/ends-bad" || pb_die "$PB_INTERNAL" "cannot write in $state"
 calibrate() {
-	mapfile -t gs < <(measure_end GOOD "$gsha" "$1")
-	[ ${#gs[@]} -gt 0 ] || exit "$PB_NOBUILD"
-	mapfile -t bs < <(measure_end BAD "$bsha" "$1")
-	[ ${#bs[@]} -gt 0 ] || exit "$PB_NOBUILD"
+	[ ${#gs[@]} -ge "$1" ] || measure_end GOOD "$gsha" $(($1 - ${#gs[@]})) "$state/ends-good"
+	[ ${#bs[@]} -ge "$1" ] || measure_end BAD "$bsha" $(($1 - ${#bs[@]})) "$state/ends-bad"
+	mapfile -t gs <"$state/ends-good"
+	mapfile -t bs <"$state/ends-bad"
 	cal=$("$pbstat" calibrate --min-effect "$min_effect" -g "${gs[@]}" -b "${bs[@]}" 2>>"$log")
 	sep=$?
 	echo "calibration: $cal" >>"$log"
@@ -379,6 +383,10 @@ else
 	cal="good_median=$gmed bad_median=$bmed threshold=$(field threshold "$detline") noise_pct=$noise effect_pct=$(field delta_pct "$detline" | tr -d -) $detline"
 fi
 fixed=true
+# A threshold outside the ends would judge every commit alike.
+if [ -n "$threshold" ] && ! awk -v t="$threshold" -v g="$gmed" -v b="$bmed" 'BEGIN { exit !(t > b && t < g) }'; then
+	pb_die "$PB_USAGE" "threshold $threshold (-x) is not between BAD's median $bmed and GOOD's median $gmed jobs/min"
+fi
 [ -n "$threshold" ] || {
 	threshold=$(field threshold "$cal")
 	fixed=false
@@ -394,11 +402,12 @@ jq -n --argjson g "$(printf '%s\n' "${gs[@]}" | jq -s .)" --argjson b "$(printf 
 	pb_atomic_write "$state/ends.json"
 # Ends measured just now are as fresh as those a step boots: the first
 # steps may reuse them (step.sh, PB_ENDS_MAX_AGE), dated from the start of
-# the calibration. Ends from the results cache are not.
-if [ "$rounds" = false ] && [ "$cal_cached" = 0 ]; then
+# the calibration.
+if [ "$rounds" = false ] && [ "$mode" = wall ]; then
 	printf '%s\n%s\n%s\n' "$cal_start" "${gs[*]}" "${bs[*]}" | pb_atomic_write "$state/fresh-ends"
 fi
 
+fi
 # The bisect itself, in a bare clone that shares the user's objects.
 br="$state/repo.git"
 if [ ! -d "$br" ]; then

@@ -12,6 +12,10 @@
 #   -B  at least MIN_BOOTS boots, whatever the samples (deterministic mode)
 #   -m  print one median per boot (the file boots holds the sample count
 #       of each boot, in order) instead of the samples
+#   -F  fresh: MIN samples (and MIN_BOOTS boots) measured by this call, and
+#       only those printed. Wall-clock numbers are comparable only within
+#       one stretch of time, so cached ones are history (boots.log keeps
+#       the time and the host's load average of every boot), not ends.
 #   MEASURE_OPTIONs go to measure.sh (-c, -C, -m, -T, -J, -n, -w, -W);
 #   PB_MEASURE replaces measure.sh (tests use a stub with the same contract);
 #   with PB_RUN_DIR set, every build or boot done is logged to builds.jsonl;
@@ -25,18 +29,19 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	sed -n '3,23s/^# \{0,1\}//p' "$0"
+	sed -n '3,27s/^# \{0,1\}//p' "$0"
 }
 [ "${1:-}" = --help ] && {
 	usage
 	exit 0
 }
-min=3 max_boots=4 runlog='' print_dir=0 min_boots=0 medians=0
-while getopts n:N:B:l:dmh opt; do
+min=3 max_boots=4 runlog='' print_dir=0 min_boots=0 medians=0 fresh=0
+while getopts n:N:B:l:dmFh opt; do
 	case $opt in
 	n) min=$OPTARG ;;
 	B) min_boots=$OPTARG ;;
 	m) medians=1 ;;
+	F) fresh=1 ;;
 	N) max_boots=$OPTARG ;;
 	l) runlog=$OPTARG ;;
 	d) print_dir=1 ;;
@@ -77,8 +82,13 @@ touch "$dir/samples"
 # Samples cached before the file boots existed count as one boot.
 [ -f "$dir/boots" ] || if [ -s "$dir/samples" ]; then wc -l <"$dir/samples"; fi >"$dir/boots"
 
+# With -F, what the cache held before this call does not count.
+base=0 bbase=0
+if [ "$fresh" = 1 ]; then
+	base=$(wc -l <"$dir/samples") bbase=$(wc -l <"$dir/boots")
+fi
 boots=0
-while [ "$(wc -l <"$dir/samples")" -lt "$min" ] || [ "$(wc -l <"$dir/boots")" -lt "$min_boots" ]; do
+while [ $(($(wc -l <"$dir/samples") - base)) -lt "$min" ] || [ $(($(wc -l <"$dir/boots") - bbase)) -lt "$min_boots" ]; do
 	[ "$boots" -lt "$max_boots" ] ||
 		pb_die "$PB_NORESULT" "${sha:0:12}: still fewer than $min samples or $min_boots boots after $boots boots"
 	boots=$((boots + 1))
@@ -119,18 +129,21 @@ while [ "$(wc -l <"$dir/samples")" -lt "$min" ] || [ "$(wc -l <"$dir/boots")" -l
 	fi
 	cat "$run/new" >>"$dir/samples"
 	wc -l <"$run/new" >>"$dir/boots"
+	echo "$(date +%s) $(cut -d' ' -f1 /proc/loadavg) $(wc -l <"$run/new")" >>"$dir/boots.log"
 	rm -rf "$run"
 done
 if [ "$medians" = 0 ]; then
-	cut -d' ' -f1 "$dir/samples"
+	tail -n +$((base + 1)) "$dir/samples" | cut -d' ' -f1
 	exit 0
 fi
 # One median per boot: the boots file gives the sample count of each.
 pbstat=$(pb_tool pbstat) || exit
 mapfile -t all < <(cut -d' ' -f1 "$dir/samples")
-at=0
+at=0 nb=0
 while read -r k; do
 	pb_is_uint "$k" && [ "$k" -gt 0 ] || continue
-	"$pbstat" summary "${all[@]:at:k}" | sed -n 's/.*median=\([0-9.]*\).*/\1/p'
+	nb=$((nb + 1))
+	[ "$nb" -gt "$bbase" ] &&
+		"$pbstat" summary "${all[@]:at:k}" | sed -n 's/.*median=\([0-9.]*\).*/\1/p'
 	at=$((at + k))
 done <"$dir/boots"

@@ -317,11 +317,15 @@ fi
 jopt=()
 [ "$fixed_threshold" = true ] && jopt=(--threshold "$threshold")
 
-n=$start
+# The candidate's samples are this step's own (samples.sh -F): cached
+# wall-clock samples come from another stretch of time than the ends.
+n=$start want=$start
+: >"$state/cand" || abort "cannot write $state/cand"
 while :; do
-	samples=$("$PB_TOP/bisect/samples.sh" -n "$n" -l "$state/measure.log" "$repo" "$commit" -- "$@" \
-		2>>"$state/measure.log")
+	"$PB_TOP/bisect/samples.sh" -F -n "$want" -l "$state/measure.log" "$repo" "$commit" -- "$@" \
+		>>"$state/cand" 2>>"$state/measure.log"
 	code=$?
+	samples=$(cat "$state/cand")
 	[ "$code" -eq "$PB_INTERRUPTED" ] && interrupted
 	cache=$("$PB_TOP/bisect/samples.sh" -d "$repo" "$commit" -- "$@")
 	meta=$(cat "$cache/meta.json" 2>/dev/null || echo '{}')
@@ -355,13 +359,14 @@ while :; do
 		if ! awk -v p="$pos" -v v="$verdict" \
 			'BEGIN { exit !((v == "good" && p >= 0.8) || (v == "bad" && p <= 0.2)) }'; then
 			fresh_ends "$@"
+			want=0
 			continue
 		fi
 	fi
 	if [ "$verdict" = unsure ] && [ "$n" -lt "$cap" ]; then
 		say 'step %d of ~%s  %s  %-50s %d samples, median %s: not sure yet, more samples\n' \
 			"$step" "$total" "${commit:0:12}" "$subject" "${#cand[@]}" "$median" >&2
-		n=$((n + inc))
+		n=$((n + inc)) want=$inc
 		continue
 	fi
 	[ "$verdict" = unsure ] && verdict="skip (undecided)"

@@ -28,6 +28,10 @@
 #   slower by more than TOLERANCE plus eps (the boots' spread), "back to
 #   baseline" when it is slower by less than TOLERANCE minus eps, else
 #   "undecided" (exit 19).
+#   -P reproduce: no patches; measure BASE (GOOD) and ON (BAD) alike and
+#   answer "reproduced" (exit 0) when ON is slower than BASE by more than
+#   TOLERANCE (the minimum effect; beyond the interval in wall-clock mode,
+#   beyond eps in deterministic mode), else "not reproduced" (exit 15).
 #   -s adds the "fixes" list to an existing summary.json; -R skips the
 #   torture (only for kernels without the lab's torture test); -c names
 #   the culprit in the table's label for ON.
@@ -44,15 +48,15 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	sed -n '3,41s/^# \{0,1\}//p' "$0"
+	sed -n '3,45s/^# \{0,1\}//p' "$0"
 }
 [ "${1:-}" = --help ] && {
 	usage
 	exit 0
 }
 tree='' base='' on='' tol=2 rmin='' rmax='' summary='' torture=1 cpus='' culprit=
-mopts=() mode=${PB_MODE:-auto}
-while getopts t:B:O:x:r:M:s:c:RC:T:J:k:w:W:d:h opt; do
+mopts=() mode=${PB_MODE:-auto} reproduce=0
+while getopts t:B:O:x:r:M:s:c:RC:T:J:k:w:W:d:Ph opt; do
 	case $opt in
 	t) tree=$OPTARG ;;
 	B) base=$OPTARG ;;
@@ -64,6 +68,7 @@ while getopts t:B:O:x:r:M:s:c:RC:T:J:k:w:W:d:h opt; do
 	c) culprit=$OPTARG ;;
 	R) torture=0 ;;
 	d) mode=$OPTARG ;;
+	P) reproduce=1 ;;
 	C)
 		cpus=$OPTARG
 		mopts+=(-C "$OPTARG")
@@ -81,7 +86,12 @@ while getopts t:B:O:x:r:M:s:c:RC:T:J:k:w:W:d:h opt; do
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -gt 0 ] || pb_die "$PB_USAGE" "no patch given (see --help)"
+if [ "$reproduce" = 1 ]; then
+	[ $# -eq 0 ] || pb_die "$PB_USAGE" "reproduce takes no patch ('$1')"
+	torture=0
+else
+	[ $# -gt 0 ] || pb_die "$PB_USAGE" "no patch given (see --help)"
+fi
 pb_is_number "$tol" || pb_die "$PB_USAGE" "tolerance '$tol' is not a number (percent)"
 pb_check_mode "$mode" "${cpus:-1}"
 if [ "$mode" = auto ]; then
@@ -136,7 +146,7 @@ for p in "${patches[@]}"; do
 		pb_die "$PB_NOPATCH" "${p##*/} does not apply to ${osha:0:12}: $(head -1 "$work/err")"
 done
 
-run=$(pb_new_run validate) || exit
+run=$(pb_new_run "$([ "$reproduce" = 1 ] && echo reproduce || echo validate)") || exit
 export PB_RUN_DIR=$run
 pb_info "run directory: $run"
 names=() shas=() repos=()
@@ -210,7 +220,7 @@ while ((round < rmax)); do
 	[ -s "$work/samples-0" ] || pb_die "$PB_NORESULT" "the baseline ${bsha:0:12} cannot be measured; see $run/validate.log"
 	((round >= rmin)) || continue
 	open=0
-	for ((i = 2; i < nk; i++)); do
+	for ((i = 2 - reproduce; i < nk; i++)); do
 		[ -f "$work/failed-$i" ] && continue
 		decide "$i" || open=$((open + 1))
 	done
@@ -316,15 +326,38 @@ done
 			"$jti" "$real" "$cpu" "$jpst" "$idle" "$ratio" "$verdict"
 	done
 } | tee "$run/table.txt"
+# reproduce: ON against BASE, as decided above.
+answer=''
+if [ "$reproduce" = 1 ]; then
+	decide 1
+	dec=$?
+	delta=$(sed -n 's/.*delta_pct=\([-0-9.]*\).*/\1/p' <<<"$stat")
+	if [ -z "$stat" ]; then
+		answer="not reproduced: BAD or GOOD gave no result"
+	elif [ "$mode" = det ] && [ "$(sed -n 's/.*slower=\([01]\).*/\1/p' <<<"$stat")" = 1 ]; then
+		answer="reproduced: BAD is ${delta}% against GOOD (deterministic, eps $(sed -n 's/.*eps_pct=\([0-9.]*\).*/\1/p' <<<"$stat")%)"
+	elif [ "$mode" = wall ] && [ "$dec" -eq 0 ] && awk -v h="$hi" -v t="$tol" 'BEGIN { exit !(h < -t) }'; then
+		answer="reproduced: BAD is ${delta}% against GOOD (95% CI ${lo}%..${hi}%, over $round rounds)"
+	else
+		answer="not reproduced: BAD is ${delta}% against GOOD, not shown slower than -${tol}% ($stat)"
+	fi
+	echo "$answer"
+fi
 jq -n --arg base "$bsha" --arg on "$osha" --arg repo "$repo" --argjson tol "$tol" \
+	--arg answer "$answer" \
 	--slurpfile fixes "$work/fixes.json" \
 	--argjson rounds "$round" \
 	--arg mode "$mode" \
-	'{repo: $repo, base: $base, on: $on, tolerance_pct: $tol, rounds: $rounds, mode: $mode, fixes: $fixes[0]}' |
+	'{repo: $repo, base: $base, on: $on, tolerance_pct: $tol, rounds: $rounds, mode: $mode, fixes: $fixes[0]}
+	 + (if $answer == "" then {} else {reproduced: ($answer | startswith("reproduced")), answer: $answer} end)' |
 	pb_atomic_write "$run/summary.json"
 if [ -n "$summary" ]; then
 	jq --slurpfile fixes "$work/fixes.json" '.fixes = $fixes[0]' "$summary" | pb_atomic_write "$summary"
 fi
 echo "results: $run (table.txt, summary.json, samples.tsv, rounds.tsv)"
+if [ "$reproduce" = 1 ]; then
+	[[ $answer == reproduced* ]] && exit 0
+	exit "$PB_NOREGRESSION"
+fi
 [ "$allback" = 0 ] && [ "$undecided" = 1 ] && exit "$PB_UNDECIDEDFIX"
 exit "$allback"

@@ -50,7 +50,7 @@ is "$rc" 0 "det: a 2% regression is bisected (exit 0)"
 s=$PERFBISECT_HOME/runs/latest/summary.json
 is "$(jq -r .culprit "$s")" "$culprit" "det: the exact culprit"
 is "$(jq -r .mode "$s")" det "det: summary.json says deterministic"
-like "$(jq -r .mode_reason "$s")" 'deterministic ends check shows BAD -[12]\.[0-9]+%' "det: summary.json says why"
+like "$(jq -r .mode_reason "$s")" 'deterministic ends check shows BAD -[12](\.[0-9]+)?%' "det: summary.json says why"
 like "$(jq -r .eps_pct "$s")" '^0\.[0-9]+$' "det: summary.json records eps"
 like "$(jq -r .confirmation "$s")" 'slower=1' "det: the culprit is confirmed against its parent"
 steps=$(jq .steps "$s")
@@ -128,6 +128,29 @@ run_rc "$b/validate.sh" -t "$vt" -B good -O bad -R -x 1 -d det "$T_TMP/edge.patc
 is "$rc" 19 "validate det: a fix at the tolerance stays undecided (exit 19), not success"
 like "$(grep 'bad + edge' "$T_TMP/out")" 'undecided' "validate det: the row says undecided"
 
+# A threshold outside the ends' medians is refused at the ends check.
+rm -rf "$PERFBISECT_HOME/bisect"
+run_rc "$b/bisect.sh" -t "$T_TMP/small" -g start -b tip -d det -E 1 -x 5000
+is "$rc" 2 "-x above GOOD's median: exit 2 at the ends check"
+like "$(tail -1 "$T_TMP/err")" 'threshold 5000 \(-x\) is not between BAD.s median (979|980)[.0-9]* and GOOD.s median (999|1000)' "-x outside the ends: the error names both medians"
+
+# reproduce (validate -P): GOOD and BAD alike, reproduced or not.
+run_rc "$b/reproduce.sh" -t "$vt" -d det -x 1 good bad
+is "$rc" 0 "reproduce det: a 5% regression is reproduced (exit 0)"
+like "$(cat "$T_TMP/out")" 'reproduced: BAD is -[45](\.[0-9]+)?% against GOOD \(deterministic' "reproduce det: says so, with the effect"
+like "$(cat "$T_TMP/out")" '^bad \(.* +10 +9[0-9][0-9]\.[0-9]' "reproduce det: the seed-style table row for bad"
+is "$(jq -r .reproduced "$PERFBISECT_HOME/runs/latest/summary.json")" true "reproduce det: summary.json"
+run_rc "$b/reproduce.sh" -t "$vt" -d det -x 6 good bad
+is "$rc" 15 "reproduce det: 5% is not a 6% regression (exit 15)"
+like "$(cat "$T_TMP/out")" 'not reproduced: BAD is -[45](\.[0-9]+)?% against GOOD, not shown slower than -6%' "reproduce det: not reproduced, with the reason"
+run_rc "$b/reproduce.sh" -t "$vt" -d wall -x 1 -r 3 good bad
+is "$rc" 0 "reproduce wall: reproduced in paired rounds"
+like "$(cat "$T_TMP/out")" 'reproduced: BAD is -[0-9.]+% against GOOD \(95% CI' "reproduce wall: with its interval"
+run_rc "$b/reproduce.sh" -t "$vt" good
+is "$rc" 2 "reproduce: GOOD without BAD is a usage error"
+run_rc "$b/reproduce.sh" -t "$vt" -x 1 good bad "$T_TMP/back.patch"
+is "$rc" 2 "reproduce: no patches"
+
 # 5. Bad input: one line, a distinct code, nothing measured.
 : >"$STUB_LOG"
 run_rc env PB_ACCEL=kvm "$b/bisect.sh" -t "$T_TMP/small" -g start -b tip -d det
@@ -142,6 +165,8 @@ run_rc "$b/bisect.sh" -t "$T_TMP/small" -g start -b tip -d fast
 is "$rc" 2 "an unknown mode: exit 2"
 run_rc "$b/bisect.sh" -t "$T_TMP/small" -g start -b tip -d det -E 0
 is "$rc" 2 "a minimum effect of 0: exit 2"
+run_rc env PB_ROUNDS_MAX=21 "$b/bisect.sh" -t "$T_TMP/small" -g start -b tip
+is "$rc" 2 "more than 20 rounds: exit 2"
 run_rc "$b/measure.sh" -d det -C 9 "$T_TMP/small" start
 is "$rc" 31 "measure -d det -C 9: exit 31"
 run_rc env PB_ACCEL=kvm "$b/measure.sh" -I "$T_TMP/small" start
