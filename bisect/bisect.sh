@@ -60,10 +60,13 @@ pb_is_number "$rounds_below" || pb_die "$PB_USAGE" "PB_ROUNDS_BELOW='$rounds_bel
 pb_is_uint "$rounds_max" && [ "$rounds_max" -ge 3 ] && [ "$rounds_max" -le 20 ] ||
 	pb_die "$PB_USAGE" "PB_ROUNDS_MAX='$rounds_max' is not a number of rounds from 3 to 20"
 tree='' good='' bad='' threshold='' ends=8 start=4 inc=4 cap=12 min_effect=''
-mopts=() mode=${PB_MODE:-auto} cpus=''
+mopts=() mode=${PB_MODE:-auto} cpus='' tree_given=''
 while getopts t:g:b:x:E:e:n:i:N:C:T:J:k:w:W:c:d:h opt; do
 	case $opt in
-	t) tree=$OPTARG ;;
+	t)
+		tree=$OPTARG
+		tree_given=1
+		;;
 	g) good=$OPTARG ;;
 	b) bad=$OPTARG ;;
 	x) threshold=$OPTARG ;;
@@ -92,12 +95,15 @@ while getopts t:g:b:x:E:e:n:i:N:C:T:J:k:w:W:c:d:h opt; do
 done
 shift $((OPTIND - 1))
 [ $# -eq 0 ] || pb_die "$PB_USAGE" "unexpected argument '$1' (see --help)"
-for v in ends start inc cap; do
-	pb_is_uint "${!v}" && [ "${!v}" -gt 0 ] ||
-		pb_die "$PB_USAGE" "$v must be a positive integer, not '${!v}'"
-done
+pb_check_range "samples per end (-e)" "$ends" 3 100
+pb_check_range "samples per step (-n)" "$start" 1 100
+pb_check_range "samples added (-i)" "$inc" 1 100
+pb_check_range "sample cap (-N)" "$cap" 1 200
+pb_check_measure_opts "${mopts[@]}"
+[ -z "$tree" ] && [ -n "$tree_given" ] && pb_die "$PB_USAGE" "-t needs a kernel git tree, not an empty string"
+[ -z "$tree" ] && { [ -n "$good" ] || [ -n "$bad" ]; } &&
+	pb_die "$PB_USAGE" "-g and -b name revisions of -t TREE: give the tree too (without -t, the lab's good and bad)"
 [ "$cap" -ge "$start" ] || pb_die "$PB_USAGE" "the sample cap ($cap) is below the start ($start)"
-[ "$ends" -ge 3 ] || pb_die "$PB_USAGE" "at least 3 samples per end (-e)"
 # significant A B: a rank test on A vs B values can reach p < 0.05.
 significant() {
 	awk -v a="$1" -v b="$2" 'BEGIN { c = 1; for (i = 1; i <= a; i++) c = c * (b + i) / i; exit !(c > 20) }'

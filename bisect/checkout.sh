@@ -52,10 +52,11 @@ tmpd=$(mktemp -d) || pb_die "$PB_INTERNAL" "cannot create a temporary directory"
 trap 'rm -rf "$tmpd"' EXIT
 
 # The candidates: C files and headers that the build reads, not verbatim,
-# modified between HEAD and REV. A tree without HEAD has none.
+# modified between HEAD and REV. A tree without HEAD, or whose HEAD is gone
+# (a regenerated lab), has none.
 declare -A built=() verbatim=()
 paths=() mtimes=()
-if [ -n "$lists" ] && git -C "$src" rev-parse -q --verify HEAD >/dev/null; then
+if [ -n "$lists" ] && git -C "$src" cat-file -e "HEAD^{commit}" 2>/dev/null; then
 	while IFS= read -r f; do
 		built[$f]=1
 	done <"$lists/deps"

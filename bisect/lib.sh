@@ -303,6 +303,46 @@ pb_check_mode() {
 		pb_die "$PB_BADICOUNT" "QEMU rejects PB_ICOUNT='$icount': $(head -1 <<<"${err:-no answer in 20 s}")"
 }
 
+# pb_check_range NAME VALUE MIN MAX: exit PB_USAGE unless VALUE is an
+# integer from MIN to MAX; NAME says which option it is.
+pb_check_range() {
+	pb_is_uint "$2" && [ "$2" -ge "$3" ] && [ "$2" -le "$4" ] ||
+		pb_die "$PB_USAGE" "$1 '$2' is not a whole number from $3 to $4"
+}
+
+# pb_check_measure_opts MEASURE_OPTION...: check the options that bisect,
+# validate and reproduce pass on to measure.sh (-C -m -T -J -n -w -W -c -d)
+# before anything is built; exit PB_USAGE with one line naming the first
+# bad one.
+pb_check_measure_opts() {
+	local o v f
+	while [ $# -gt 0 ]; do
+		o=$1 v=${2:-}
+		[ $# -ge 2 ] || pb_die "$PB_USAGE" "option $o needs a value"
+		shift 2
+		case $o in
+		-C) pb_check_range "vCPUs (-C)" "$v" 1 64 ;;
+		-m) pb_check_range "memory in MiB (-m)" "$v" 128 65536 ;;
+		-T) pb_check_range "tasks (-T)" "$v" 1 10000 ;;
+		-J) pb_check_range "jobs per task (-J)" "$v" 1 1000000 ;;
+		-n) pb_check_range "samples per boot (-k)" "$v" 1 100 ;;
+		-w) pb_check_range "warm-up samples (-w)" "$v" 0 100 ;;
+		-W)
+			[[ $v =~ ^[a-z0-9_]+$ ]] && [ -f "$PB_TOP/reproducer/workfiles/$v" ] ||
+				pb_die "$PB_USAGE" "no workfile '$v' in reproducer/workfiles (-W)"
+			;;
+		-c)
+			f=$v
+			[ -f "$f" ] || f=$PB_TOP/configs/$v
+			[ -f "$f" ] || f=$PB_TOP/configs/$v.config
+			[ -f "$f" ] || pb_die "$PB_USAGE" "config fragment '$v' not found: a path or a name in configs/ (-c)"
+			;;
+		-d) ;;
+		*) pb_die "$PB_INTERNAL" "pb_check_measure_opts: unknown option $o" ;;
+		esac
+	done
+}
+
 # pb_sample_rows RESULTS: print one line per measured (not warm-up) sample in
 # a validated results file: "jpm idle jti real cpu jpst tasks".
 pb_sample_rows() {

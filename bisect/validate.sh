@@ -94,6 +94,9 @@ else
 fi
 pb_is_number "$tol" || pb_die "$PB_USAGE" "tolerance '$tol' is not a number (percent)"
 pb_check_mode "$mode" "${cpus:-1}"
+pb_check_measure_opts "${mopts[@]}"
+[ -z "$rmin" ] || pb_check_range "rounds (-r)" "$rmin" 2 20
+[ -z "$rmax" ] || pb_check_range "rounds (-M)" "$rmax" 2 20
 if [ "$mode" = auto ]; then
 	mode=wall
 	[ "${cpus:-$(pb_det_cpus)}" -le "$(pb_det_max_cpus)" ] && [ "${PB_ACCEL:-}" != kvm ] && mode=det

@@ -165,6 +165,21 @@ run_rc "$b/bisect.sh" -t "$T_TMP/small" -g start -b tip -d fast
 is "$rc" 2 "an unknown mode: exit 2"
 run_rc "$b/bisect.sh" -t "$T_TMP/small" -g start -b tip -d det -E 0
 is "$rc" 2 "a minimum effect of 0: exit 2"
+runs_before=$(find "$PERFBISECT_HOME/runs" -mindepth 1 -maxdepth 1 | wc -l)
+for bad_opt in "-k 0" "-T abc" "-C 0" "-J -5" "-w 999" "-W nosuch" "-c nosuch" "-e 999999999" "-n 0"; do
+	read -ra o <<<"$bad_opt"
+	run_rc "$b/bisect.sh" -t "$T_TMP/small" -g start -b tip "${o[@]}"
+	is "$rc:$(wc -l <"$T_TMP/err")" 2:1 "bisect $bad_opt: exit 2 with one line, before anything"
+done
+run_rc "$b/bisect.sh" -t "" -g start -b tip
+is "$rc" 2 "bisect -t '': exit 2, not the lab"
+run_rc "$b/bisect.sh" -g start -b tip
+is "$rc" 2 "bisect -g/-b without -t: exit 2, not the lab"
+run_rc "$b/validate.sh" -t "$vt" -B good -O bad -R -r 50 "$T_TMP/back.patch"
+is "$rc" 2 "validate -r 50: exit 2"
+run_rc "$b/validate.sh" -t "$vt" -B good -O bad -R -T 0 "$T_TMP/back.patch"
+is "$rc" 2 "validate -T 0: exit 2"
+is "$(find "$PERFBISECT_HOME/runs" -mindepth 1 -maxdepth 1 | wc -l)" "$runs_before" "bad options: no run directory made"
 run_rc env PB_ROUNDS_MAX=21 "$b/bisect.sh" -t "$T_TMP/small" -g start -b tip
 is "$rc" 2 "more than 20 rounds: exit 2"
 run_rc "$b/measure.sh" -d det -C 9 "$T_TMP/small" start
