@@ -17,11 +17,8 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=../bisect/lib.sh
 . "$top/bisect/lib.sh"
-usage() {
-	awk 'NR >= 3 && /^#/ { sub(/^# ?/, ""); print; next } NR >= 3 { exit }' "$0"
-}
 [ "${1:-}" = --help ] && {
-	usage
+	pb_usage
 	exit 0
 }
 runs=3 mode=det lab_run=1 opts=()
@@ -33,7 +30,7 @@ while getopts r:d:LW:J:h opt; do
 	W) opts+=(-W "$OPTARG") ;;
 	J) opts+=(-J "$OPTARG") ;;
 	h)
-		usage
+		pb_usage
 		exit 0
 		;;
 	*) pb_die "$PB_USAGE" "unknown option (see --help)" ;;

@@ -79,6 +79,12 @@ pb_bisect_code() {
 	esac
 }
 
+# pb_usage: print the calling script's header comment (from its third line
+# to the first line that is not a comment) without the "# ": its --help.
+pb_usage() {
+	awk 'NR >= 3 && /^#/ { sub(/^# ?/, ""); print; next } NR >= 3 { exit }' "$0"
+}
+
 # pb_die CODE MESSAGE...: print "prog: error: MESSAGE" on stderr and exit CODE.
 pb_die() {
 	local code=$1

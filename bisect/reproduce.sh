@@ -17,11 +17,8 @@ set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-usage() {
-	awk 'NR >= 3 && /^#/ { sub(/^# ?/, ""); print; next } NR >= 3 { exit }' "$0"
-}
 [ "${1:-}" = --help ] && {
-	usage
+	pb_usage
 	exit 0
 }
 opts=() tree=''
@@ -29,7 +26,7 @@ while getopts t:x:d:r:M:C:T:J:k:w:W:h opt; do
 	case $opt in
 	t) tree=$OPTARG ;;
 	h)
-		usage
+		pb_usage
 		exit 0
 		;;
 	\?) pb_die "$PB_USAGE" "unknown option (see --help)" ;;
