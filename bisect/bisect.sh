@@ -112,7 +112,9 @@ pb_is_number "${min_effect:-1}" && awk -v e="${min_effect:-1}" 'BEGIN { exit !(e
 pb_check_mode "$mode" "${cpus:-1}"
 # auto with more vCPUs than deterministic mode supports is wall-clock.
 det_why=''
-if [ "$mode" = auto ] && [ -n "$cpus" ] && ! { pb_is_uint "$cpus" && [ "$cpus" -le "$(pb_det_max_cpus)" ]; }; then
+if [ "$mode" = auto ] && [ "${PB_ACCEL:-}" = kvm ]; then
+	mode=wall det_why="PB_ACCEL=kvm: KVM runs in wall-clock mode"
+elif [ "$mode" = auto ] && [ -n "$cpus" ] && ! { pb_is_uint "$cpus" && [ "$cpus" -le "$(pb_det_max_cpus)" ]; }; then
 	mode=wall det_why="-C $cpus: deterministic mode supports $(pb_det_max_cpus) vCPU(s) with this QEMU"
 fi
 if [ -n "$threshold" ] && ! pb_is_number "$threshold"; then

@@ -296,7 +296,7 @@ pb_check_mode() {
 	det | auto) ;;
 	*) pb_die "$PB_USAGE" "measurement mode '$mode' is not det, wall or auto" ;;
 	esac
-	[ "${PB_ACCEL:-}" != kvm ] ||
+	[ "${PB_ACCEL:-}" != kvm ] || [ "$mode" = auto ] ||
 		pb_die "$PB_DETKVM" "deterministic mode runs under TCG (-icount), but PB_ACCEL=kvm forces KVM: unset PB_ACCEL or use -d wall"
 	max=$(pb_det_max_cpus)
 	pb_is_uint "$cpus" && [ "$cpus" -le "$max" ] || [ "$mode" = auto ] ||

@@ -91,6 +91,10 @@ is "$(jq -r .culprit "$s")" "$culprit" "auto: the exact culprit in wall-clock mo
 is "$(jq -r .mode "$s")" wall "auto: summary.json says wall"
 like "$(jq -r .mode_reason "$s")" 'deterministic ends check does not show the regression' "auto: summary.json says why"
 like "$(cat "$PERFBISECT_HOME/runs/latest/bisect.log")" 'measuring in wall mode: the deterministic ends check does not' "auto: the log says which mode and why"
+rm -rf "$PERFBISECT_HOME/bisect"
+run_rc env PB_ACCEL=kvm "$b/bisect.sh" -t "$T_TMP/miss" -g start -b tip
+is "$rc:$(jq -r .mode "$PERFBISECT_HOME/runs/latest/summary.json")" 0:wall "auto with PB_ACCEL=kvm: wall-clock mode, not an error"
+like "$(jq -r .mode_reason "$PERFBISECT_HOME/runs/latest/summary.json")" 'PB_ACCEL=kvm' "auto with PB_ACCEL=kvm: says why"
 run_rc "$b/bisect.sh" -t "$T_TMP/miss" -g start -b tip -d det
 is "$rc" 15 "det: no regression in deterministic mode is exit 15"
 like "$(cat "$T_TMP/err")" 'no regression between GOOD and BAD in deterministic mode.*try -d wall' "det: exit 15 says what to try"
