@@ -15,12 +15,9 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=../bisect/lib.sh
 . "$top/bisect/lib.sh"
-usage() {
-	sed -n '3,13s/^# \{0,1\}//p' "$0"
-}
 boots=5 cpus='' repo='' good=good bad=bad load=1
 [ "${1:-}" = --help ] && {
-	usage
+	pb_usage
 	exit 0
 }
 while getopts b:C:t:g:B:Lh opt; do
@@ -32,7 +29,7 @@ while getopts b:C:t:g:B:Lh opt; do
 	B) bad=$OPTARG ;;
 	L) load=0 ;;
 	h)
-		usage
+		pb_usage
 		exit 0
 		;;
 	*) pb_die "$PB_USAGE" "unknown option (see --help)" ;;

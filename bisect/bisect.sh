@@ -215,7 +215,7 @@ dmopts=("${mopts[@]}" -d det)
 field() { sed -n "s/.*\\b$1=\\([-0-9.]*\\).*/\\1/p" <<<"$2"; }
 det_ends() {
 	local g b rc
-	pb_info "deterministic ends check: GOOD and BAD, 2 boots each (guest time = instructions, 1 vCPU)"
+	pb_info "deterministic ends check: GOOD and BAD, 2 boots each (guest time = instructions, ${cpus:-$(pb_det_cpus)} vCPUs, about a minute a boot)"
 	g=$("$PB_TOP/bisect/samples.sh" -n 1 -B 2 -m -N 4 -l "$run/measure.log" "$repo" "$gsha" -- "${dmopts[@]}" 2>>"$log") ||
 		pb_die "$?" "GOOD (${gsha:0:12}) cannot be measured in deterministic mode (code $?); see $log"
 	b=$("$PB_TOP/bisect/samples.sh" -n 1 -B 2 -m -N 4 -l "$run/measure.log" "$repo" "$bsha" -- "${dmopts[@]}" 2>>"$log") ||

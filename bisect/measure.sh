@@ -17,11 +17,8 @@ set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-usage() {
-	sed -n '3,16s/^# \{0,1\}//p' "$0"
-}
 [ "${1:-}" = --help ] && {
-	usage
+	pb_usage
 	exit 0
 }
 frag_opts=() cpus=2 mem=1024 payload=aim tasks=50 jobs=40 samples=4 warmup=1
@@ -45,7 +42,7 @@ while getopts c:C:m:P:T:J:n:w:W:o:d:Ih opt; do
 	d) mode=$OPTARG ;;
 	I) mode=det ;;
 	h)
-		usage
+		pb_usage
 		exit 0
 		;;
 	*) pb_die "$PB_USAGE" "unknown option (see --help)" ;;

@@ -28,11 +28,8 @@ set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-usage() {
-	sed -n '3,27s/^# \{0,1\}//p' "$0"
-}
 [ "${1:-}" = --help ] && {
-	usage
+	pb_usage
 	exit 0
 }
 min=3 max_boots=4 runlog='' print_dir=0 min_boots=0 medians=0 fresh=0
@@ -46,7 +43,7 @@ while getopts n:N:B:l:dmFh opt; do
 	l) runlog=$OPTARG ;;
 	d) print_dir=1 ;;
 	h)
-		usage
+		pb_usage
 		exit 0
 		;;
 	*) pb_die "$PB_USAGE" "unknown option (see --help)" ;;

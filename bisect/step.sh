@@ -248,14 +248,15 @@ rounds() {
 # det_step MEASURE_OPTION...: judge the candidate in deterministic mode
 # (bisect.sh -d det); exits. Boots of a kernel agree within eps, so one
 # boot places it (pbstat detplace against the ends' boot medians); a
-# candidate in the middle band gets a second and third boot, then is a
-# skip. A fixed threshold (-x) is compared with the boots' median.
+# candidate in the middle band gets one more boot (in case its own boots
+# disagree), then is a skip: boots that agree would only repeat the
+# answer. A fixed threshold (-x) is compared with the boots' median.
 det_step() {
 	local nb out rcode cm=() gdet=() bdet=() eps line pcode verdict=unsure meta
 	mapfile -t gdet < <(jq -r '.good_boots[]' "$state/ends.json")
 	mapfile -t bdet < <(jq -r '.bad_boots[]' "$state/ends.json")
 	eps=$(jq -r '.eps_pct // 0' "$state/ends.json")
-	for ((nb = 1; nb <= 3; nb++)); do
+	for ((nb = 1; nb <= 2; nb++)); do
 		out=$("$PB_TOP/bisect/samples.sh" -n 1 -B "$nb" -m -N 1 -l "$state/measure.log" "$repo" "$commit" -- "$@" \
 			2>>"$state/measure.log")
 		rcode=$?

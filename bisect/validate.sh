@@ -47,11 +47,8 @@ set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-usage() {
-	sed -n '3,45s/^# \{0,1\}//p' "$0"
-}
 [ "${1:-}" = --help ] && {
-	usage
+	pb_usage
 	exit 0
 }
 tree='' base='' on='' tol=2 rmin='' rmax='' summary='' torture=1 cpus='' culprit=
@@ -79,7 +76,7 @@ while getopts t:B:O:x:r:M:s:c:RC:T:J:k:w:W:d:Ph opt; do
 	w) mopts+=(-w "$OPTARG") ;;
 	W) mopts+=(-W "$OPTARG") ;;
 	h)
-		usage
+		pb_usage
 		exit 0
 		;;
 	*) pb_die "$PB_USAGE" "unknown option (see --help)" ;;
