@@ -6,7 +6,7 @@
 # Usage: bisect.sh [-t TREE] [-g GOOD] [-b BAD] [-x THRESHOLD] [-E MIN_EFFECT_PCT] [-e END_SAMPLES]
 #                  [-n START] [-i INC] [-N CAP] [-C CPUS] [-T TASKS] [-J JOBS]
 #                  [-k SAMPLES_PER_BOOT] [-w WARMUP] [-W WORKFILE] [-c FRAGMENT]...
-#                  [-d auto|det|wall]
+#                  [-d auto|det|wall] [-R]
 #   -d (or PB_MODE) picks how time is measured. det: deterministic, the
 #   guest clock counts instructions (QEMU -icount, 1 vCPU): boots of a
 #   kernel agree within a fraction of a percent whatever the host does, so
@@ -36,7 +36,9 @@
 #   A commit that builds the same kernel as one already judged (its changes
 #   are outside the build or only in comments: bisect/same-kernel.sh) takes
 #   that verdict without a build or a boot; PB_SAME_KERNEL=0 measures all.
-# Running it again with the same arguments resumes an interrupted bisect.
+# Running it again with the same arguments resumes an interrupted bisect,
+# or reports a finished one again; -R starts it over (measurements already
+# in the results cache are still used).
 # The user's tree, index and own bisect are never touched.
 set -u
 # shellcheck source=lib.sh
@@ -57,8 +59,8 @@ pb_is_number "$rounds_below" || pb_die "$PB_USAGE" "PB_ROUNDS_BELOW='$rounds_bel
 pb_is_uint "$rounds_max" && [ "$rounds_max" -ge 3 ] && [ "$rounds_max" -le 20 ] ||
 	pb_die "$PB_USAGE" "PB_ROUNDS_MAX='$rounds_max' is not a number of rounds from 3 to 20"
 tree='' good='' bad='' threshold='' ends=8 start=4 inc=4 cap=12 min_effect=''
-mopts=() mode=${PB_MODE:-auto} cpus='' tree_given=''
-while getopts t:g:b:x:E:e:n:i:N:C:T:J:k:w:W:c:d:h opt; do
+mopts=() mode=${PB_MODE:-auto} cpus='' tree_given='' restart=0
+while getopts t:g:b:x:E:e:n:i:N:C:T:J:k:w:W:c:d:Rh opt; do
 	case $opt in
 	t)
 		tree=$OPTARG
@@ -77,6 +79,7 @@ while getopts t:g:b:x:E:e:n:i:N:C:T:J:k:w:W:c:d:h opt; do
 		cpus=$OPTARG
 		;;
 	d) mode=$OPTARG ;;
+	R) restart=1 ;;
 	T) mopts+=(-T "$OPTARG") ;;
 	J) mopts+=(-J "$OPTARG") ;;
 	k) mopts+=(-n "$OPTARG") ;;
@@ -146,10 +149,21 @@ if [ -z "${PB_MEASURE:-}" ]; then
 fi
 pbstat=$(pb_tool pbstat) || exit
 
-key=$(pb_sha "$repo" "$gsha" "$bsha" "${PB_MEASURE:-}" "${mopts[@]}" "mode=$mode" "E=${min_effect:-default}" "x=$threshold")
+# The saved state of this bisect: its arguments and what defines its
+# measurements (pb_measure_id, with the deterministic clock unless -d wall),
+# so a changed reproducer, config fragment or QEMU starts a bisect afresh
+# instead of mixing verdicts measured two ways.
+idopts=("${mopts[@]}")
+[ "$mode" = wall ] || idopts+=(-d det)
+key=$(pb_sha "$repo" "$gsha" "$bsha" "$(pb_measure_id "${PB_MEASURE:-$PB_TOP/bisect/measure.sh}" "${idopts[@]}")" \
+	"${mopts[@]}" "mode=$mode" "E=${min_effect:-default}" "x=$threshold")
 state="$PERFBISECT_HOME/bisect/$key"
 mkdir -p "$state" || pb_die "$PB_INTERNAL" "cannot create $state"
 pb_lock "$PERFBISECT_HOME/locks/bisect-$(pb_sha "$repo").lock" "a bisect of $repo"
+if [ "$restart" = 1 ] && [ -e "$state/ends" ]; then
+	rm -rf "$state" && mkdir -p "$state" || pb_die "$PB_INTERNAL" "cannot remove $state to start over"
+	pb_info "-R: starting this bisect over (measurements in the results cache are still used)"
+fi
 run=$(pb_new_run bisect) || exit
 export PB_RUN_DIR=$run
 echo "$repo" >"$state/repo"

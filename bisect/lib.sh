@@ -243,20 +243,30 @@ pb_new_run() {
 	echo "$runs/$id"
 }
 
-# pb_measure_key REPO SHA MEASURE_CMD OPTION...: print the results-cache key
-# of a measurement: the commit's tree, the measuring program, its options,
-# the config fragments and the sources of the guest (reproducer, initramfs);
-# in deterministic mode (-d det among the options) also the QEMU version
-# and the -icount options, which define its clock.
-pb_measure_key() {
-	local repo=$1 sha=$2 cmd=$3 tree inputs det=''
-	shift 3
-	tree=$(git -C "$repo" rev-parse "$sha^{tree}") || pb_die "$PB_BADREV" "no tree for $sha"
+# pb_measure_id MEASURE_CMD OPTION...: print what defines a measurement,
+# whatever the kernel: the measuring program (its contents, and its path
+# when it is not perfbisect's own, so the checkout's place does not count),
+# its options, the config fragments and the sources of the guest
+# (reproducer, initramfs), the compiler; in deterministic mode (-d det
+# among the options) also the QEMU version and the -icount options, which
+# define its clock.
+pb_measure_id() {
+	local cmd=$1 inputs det=''
+	shift
 	inputs=$(cd "$PB_TOP" && find configs initramfs reproducer \
 		-path reproducer/build -prune -o -type f -print 2>/dev/null | LC_ALL=C sort |
 		xargs -r sha256sum | sha256sum | cut -c1-16)
 	[ "$(pb_opt_mode "$@")" = det ] && det="$(pb_det_id)"
-	echo "${tree:0:16}-$(pb_sha "$cmd" "$(pb_file_sha "$cmd")" "$inputs" "$(gcc -dumpfullversion 2>/dev/null)" "$@" $det)"
+	pb_sha "${cmd#"$PB_TOP"/}" "$(pb_file_sha "$cmd")" "$inputs" "$(gcc -dumpfullversion 2>/dev/null)" "$@" $det
+}
+
+# pb_measure_key REPO SHA MEASURE_CMD OPTION...: print the results-cache key
+# of a measurement: the commit's tree and pb_measure_id.
+pb_measure_key() {
+	local repo=$1 sha=$2 tree
+	shift 2
+	tree=$(git -C "$repo" rev-parse "$sha^{tree}") || pb_die "$PB_BADREV" "no tree for $sha"
+	echo "${tree:0:16}-$(pb_measure_id "$@")"
 }
 
 # pb_opt_mode MEASURE_OPTION...: print the measurement mode the options

@@ -44,6 +44,16 @@ like() {
 	fi
 }
 
+# unlike GOT REGEX DESC: pass when no line of GOT matches the extended REGEX.
+unlike() {
+	if printf '%s\n' "$1" | grep -qE -- "$2"; then
+		fail "$3"
+		printf '%s\n' "$1" | grep -E -- "$2" | head -5 | sed 's/^/#   matches: /'
+	else
+		pass "$3"
+	fi
+}
+
 # run_rc CMD...: run CMD; its exit code goes to $rc, its stdout to
 # $T_TMP/out and its stderr to $T_TMP/err.
 rc=0

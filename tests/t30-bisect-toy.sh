@@ -95,6 +95,8 @@ run_rc "$b/bisect.sh" -t "$toy" -g start -b tip -e 6 -n 4 -i 4 -N 8
 is "$rc:$(jq -r .culprit "$latest/summary.json")" "0:$culprit" "second run: same culprit"
 is "$(wc -l <"$STUB_LOG")" "$calls" "second run: every measurement from the cache"
 is "$(jq .builds "$latest/summary.json"):$(jq .boots "$latest/summary.json")" "0:0" "second run: no builds, no boots"
+is "$(jq -s 'map(select(.median != null)) | length > 2' "$latest/results.jsonl")" true "second run: results.jsonl keeps the medians"
+grep -q '<svg' "$latest/jobs-per-min.svg" 2>/dev/null && pass "second run: SVG plot written" || fail "second run: SVG plot written"
 # An independent repeat: a fresh results cache (PB_RESULTS) and no state.
 rm -rf "$(readlink -f "$latest/state")"
 PB_RESULTS=$T_TMP/fresh-results run_rc "$b/bisect.sh" -t "$toy" -g start -b tip -e 6 -n 4 -i 4 -N 8

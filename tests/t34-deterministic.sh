@@ -77,6 +77,38 @@ ki=$(PB_ICOUNT=shift=1,sleep=off "$b/samples.sh" -d "$T_TMP/small" start -- -d d
 [ "$kd" != "$kw" ] && pass "cache key: det differs from wall" || fail "cache key: det differs from wall"
 [ "$kd" != "$ki" ] && pass "cache key: PB_ICOUNT is part of it" || fail "cache key: PB_ICOUNT is part of it"
 is "$("$b/samples.sh" -m "$T_TMP/small" start -- -d det | wc -l)" 2 "samples.sh -m: one median per boot"
+# The key does not depend on where perfbisect is checked out: a CI clone
+# and the developer's copy share the cache.
+mkdir -p "$T_TMP/elsewhere"
+tar -C "$T_TOP" --exclude=./.git --exclude=./reproducer/build -cf - . | tar -C "$T_TMP/elsewhere" -xf -
+k1=$(env -u PB_MEASURE "$b/samples.sh" -d "$T_TMP/small" start -- -d det)
+k2=$(env -u PB_MEASURE "$T_TMP/elsewhere/bisect/samples.sh" -d "$T_TMP/small" start -- -d det)
+is "${k2##*/}" "${k1##*/}" "cache key: the same wherever perfbisect is checked out"
+echo "/* changed */" >>"$T_TMP/elsewhere/reproducer/$(cd "$T_TOP/reproducer" && ls ./*.c | head -1)"
+k3=$(env -u PB_MEASURE "$T_TMP/elsewhere/bisect/samples.sh" -d "$T_TMP/small" start -- -d det)
+[ "${k3##*/}" != "${k1##*/}" ] && pass "cache key: a changed reproducer source is part of it" ||
+	fail "cache key: a changed reproducer source is part of it"
+
+# A saved bisect is resumed only while its measurement is the same: a
+# changed measuring program starts afresh instead of mixing verdicts.
+cp "$PB_MEASURE" "$T_TMP/m.sh"
+PB_MEASURE=$T_TMP/m.sh run_rc "$b/bisect.sh" -t "$T_TMP/small" -g start -b tip -d det -E 1
+is "$rc" 0 "state: a bisect with a copy of the measuring program"
+echo "# changed" >>"$T_TMP/m.sh"
+before=$(wc -l <"$STUB_LOG")
+PB_MEASURE=$T_TMP/m.sh run_rc "$b/bisect.sh" -t "$T_TMP/small" -g start -b tip -d det -E 1
+is "$rc" 0 "state: the same bisect after the measuring program changed"
+unlike "$(cat "$PERFBISECT_HOME/runs/latest/bisect.log")" '^resuming' "state: a changed measuring program is not resumed"
+[ "$(wc -l <"$STUB_LOG")" -gt "$before" ] && pass "state: a changed measuring program measures again" ||
+	fail "state: a changed measuring program measures again"
+# -R starts a finished bisect over; the results cache still serves it.
+before=$(wc -l <"$STUB_LOG")
+PB_MEASURE=$T_TMP/m.sh run_rc "$b/bisect.sh" -t "$T_TMP/small" -g start -b tip -d det -E 1 -R
+is "$rc" 0 "-R: the bisect runs again"
+like "$(cat "$PERFBISECT_HOME/runs/latest/bisect.log")" 'Bisecting: ' "-R: git bisect ran again, not a replay"
+unlike "$(cat "$PERFBISECT_HOME/runs/latest/bisect.log")" '^resuming' "-R: nothing resumed"
+[ "$(wc -l <"$STUB_LOG")" -le $((before + 2)) ] && pass "-R: cached boots reused (only the confirmation boots afresh)" ||
+	fail "-R: cached boots reused (only the confirmation boots afresh)"
 
 # 2. auto: deterministic mode misses the regression (detspeed equal at
 # both ends): wall-clock mode is used, and the reason is given.

@@ -16,9 +16,14 @@ lab=$("$b/lab.sh" 2>/dev/null) || {
 	exit
 }
 desc=$(dirname "$lab")/lab.json
-"$b/bisect.sh" >"$T_TMP/out" 2>"$T_TMP/err"
+# -R: a bisect of the lab saved by an earlier run (this machine's
+# PERFBISECT_HOME) is started over, so the steps are taken again; kernels
+# and boots in the caches are still used.
+"$b/bisect.sh" -R >"$T_TMP/out" 2>"$T_TMP/err"
 rc=$?
 is "$rc" 0 "make bisect on the lab: exit 0"
+grep -q '^resuming' "$(readlink -f "$PERFBISECT_HOME/runs/latest")/bisect.log" &&
+	fail "-R: the bisect was taken again, not replayed" || pass "-R: the bisect was taken again, not replayed"
 sed 's/^/# /' "$T_TMP/err" | grep '# step ' | head -20
 run=$(readlink -f "$PERFBISECT_HOME/runs/latest")
 is "$(jq -r .culprit "$run/summary.json")" "$(jq -r .culprit "$desc")" "the culprit in summary.json is the lab's recorded culprit"
@@ -44,4 +49,13 @@ fi
 like "$(jq -r .mode_reason "$run/summary.json")" '.' "summary.json says why this mode"
 is "$(jq .culprit_image_identical_to_parent "$run/summary.json")" false "culprit's image differs from its parent's"
 if grep -q '<svg' "$run/jobs-per-min.svg" 2>/dev/null; then pass "plot written"; else fail "plot written"; fi
+# The same command again reports the finished bisect with its measurements.
+"$b/bisect.sh" >"$T_TMP/out" 2>"$T_TMP/err"
+rc=$?
+again=$(readlink -f "$PERFBISECT_HOME/runs/latest")
+is "$rc:$(jq -r .culprit "$again/summary.json")" "0:$(jq -r .culprit "$desc")" "the same command again: the same culprit"
+like "$(cat "$T_TMP/err")" 'already finished' "the same command again: says the bisect had finished"
+is "$(jq -s 'map(select(.median != null)) | length' "$again/results.jsonl")" \
+	"$(jq -s 'map(select(.median != null)) | length' "$run/results.jsonl")" "the same command again: every measured kernel keeps its median"
+if grep -q '<svg' "$again/jobs-per-min.svg" 2>/dev/null; then pass "the same command again: plot written"; else fail "the same command again: plot written"; fi
 done_testing
