@@ -195,12 +195,16 @@ pb_kernel_src() {
 	echo "$PERFBISECT_HOME/linux-6.1"
 }
 
-# pb_tool NAME: print the path of a perfbisect C helper, building it if needed.
+# pb_tool NAME: print the path of a perfbisect C helper, building it if needed
+# into a directory named after its sources: two versions of perfbisect (a
+# CI clone and a working copy) never run each other's binary.
 pb_tool() {
-	local bin="$PERFBISECT_HOME/tools/$1"
-	if [ ! -x "$bin" ] || [ "$PB_TOP/bisect/$1.c" -nt "$bin" ]; then
-		mkdir -p "$PERFBISECT_HOME/tools" || pb_die "$PB_INTERNAL" "cannot create $PERFBISECT_HOME/tools"
-		make -s -C "$PB_TOP/bisect" O="$PERFBISECT_HOME/tools" "$PERFBISECT_HOME/tools/$1" >&2 ||
+	local dir bin
+	dir="$PERFBISECT_HOME/tools/$(cd "$PB_TOP/bisect" && pb_file_sha Makefile decide.h decide.c "$1.c")"
+	bin="$dir/$1"
+	if [ ! -x "$bin" ]; then
+		mkdir -p "$dir" || pb_die "$PB_INTERNAL" "cannot create $dir"
+		make -s -C "$PB_TOP/bisect" O="$dir" "$bin" >&2 ||
 			pb_die "$PB_INTERNAL" "cannot build helper $1"
 	fi
 	echo "$bin"
@@ -373,6 +377,19 @@ pb_sample_rows() {
 # looks at 0.05 each would pass a null effect about twice as often as
 # 0.05, so each look uses the Pocock-style bound of about 0.02.
 PB_ROUNDS_ALPHA=0.02
+
+# pb_verdict CODE: print the verdict a pbstat rule's exit CODE stands for
+# (0 good, 1 bad, 3 unsure, 4 more); fail for any other code (a usage
+# error of pbstat, 2, is a bug of the caller).
+pb_verdict() {
+	case $1 in
+	0) echo good ;;
+	1) echo bad ;;
+	3) echo unsure ;;
+	4) echo more ;;
+	*) return 1 ;;
+	esac
+}
 
 # pb_median V...: print the median of the numbers (pbstat summary).
 pb_median() {

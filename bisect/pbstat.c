@@ -9,8 +9,10 @@
  *	pbstat calibrate -g G... -b B... [--alpha A] [--min-effect PCT]
  *	pbstat judge -g G... -b B... -c C... [--alpha A] [--threshold T]
  *	pbstat effect -a A... -b B... [--alpha A]
- *	pbstat paired -a A... -b B... [--alpha A]
+ *	pbstat paired -a A... -b B... [--alpha A] [--min-effect PCT]
  *	pbstat place -g G... -b B... -c C... [--alpha A]
+ *	pbstat sprt -g G... -b B... -c C... [-G POOL_G... -B POOL_B...]
+ *		[--alpha A] [--max-rounds R]
  *	pbstat detcmp -a A... -b B... [--min-effect PCT] [--eps PCT]
  *	pbstat detplace -g G... -b B... -c C... [--eps PCT]
  *
@@ -63,6 +65,8 @@
  *	ci = exp(mean d -+ t(1 - alpha/2, n - 1) * sd / sqrt(n)) - 1, percent
  *	p = two-sided one-sample t-test p of mean d = 0
  *	sd_pct = 100 * sd (the round-to-round noise of the ratio)
+ *	separated = p < alpha && ci_high_pct < -min_effect (B is slower by
+ *	more than min_effect, default 2, with the whole interval).
  *	Pairing cancels the drift that moves both kernels of a round alike,
  *	which on this kind of machine is larger than the effects sought.
  *
@@ -72,14 +76,30 @@
  *	       scale, than BAD in that round)
  *	p_ends = one-sided paired t p that ln G - ln B > 0
  *	p_near_good = one-sided t p that mean s > 0, p_near_bad that it is < 0
- *	pos = mean(ln C - ln B) / mean(ln G - ln B)
+ *	pos = dec_mean(ln C - ln B) / dec_mean(ln G - ln B)
  *	bad:  p_ends < alpha && p_near_bad < alpha && pos < 0.35
  *	good: p_ends < alpha && p_near_good < alpha && pos > 0.65
  *	else unsure. Exit 0 good, 1 bad, 3 unsure. A small regression is
  *	within one boot's noise; pairing each candidate boot with end boots
  *	of the same round is what separates it, and asking which end it is
  *	nearer (not only whether it differs from the far end) keeps a
- *	candidate halfway from being called either.
+ *	candidate halfway from being called either. Steps used it before
+ *	sprt; pbsim --rule place compares the two.
+ *
+ * sprt (candidate C between the ends, in rounds, sequentially: G[i], B[i]
+ * and C[i] are boot medians of round i; POOL_G, POOL_B: every pair of end
+ * boots the bisect measured so far, this step's rounds included):
+ *	s[i] = 2 ln C[i] - ln G[i] - ln B[i], +D at GOOD's level, -D at
+ *	       BAD's, sd^2 = 3 var(ln G - ln B)
+ *	D, sd from the pool (>= 3 pairs), conservatively: D at the lower end
+ *	of its 80% t interval, sd at the upper end of its 80% chi-square
+ *	interval (decide.c)
+ *	llr = 2 D sum(s) / sd^2 (Wald's sequential probability ratio test
+ *	      of "at GOOD's level" against "at BAD's level")
+ *	good: llr >= ln((1 - alpha) / alpha), bad: llr <= -that
+ *	else more (exit 4) while n < R, unsure (exit 3) at R.
+ *	alpha (default 0.01) is the error each way of one step; it must be
+ *	below 0.2. Exit 0 good, 1 bad, 3 unsure, 4 more.
  *
  * Deterministic mode (QEMU -icount: the guest clock counts instructions)
  * gives the same number on every boot of a kernel, up to a small boot-to-
@@ -121,7 +141,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define JUDGE_SIDE	0.35
+#include "decide.h"
+
+#define JUDGE_SIDE	DEC_JUDGE_SIDE
 #define PROG		"pbstat"
 #define EXIT_USAGE	2
 #define EXIT_UNSURE	3
@@ -139,8 +161,10 @@
 #define USAGE "usage: pbstat summary V... | calibrate -g G... -b B... " \
 	"[--alpha A] [--min-effect PCT] | judge -g G... -b B... -c C... " \
 	"[--alpha A] [--threshold T] | effect -a A... -b B... [--alpha A] | " \
-	"paired -a A... -b B... [--alpha A] | " \
+	"paired -a A... -b B... [--alpha A] [--min-effect PCT] | " \
 	"place -g G... -b B... -c C... [--alpha A] | " \
+	"sprt -g G... -b B... -c C... [-G G... -B B...] [--alpha A] " \
+	"[--max-rounds R] | " \
 	"detcmp -a A... -b B... [--min-effect PCT] [--eps PCT] | " \
 	"detplace -g G... -b B... -c C... [--eps PCT]"
 
@@ -151,7 +175,8 @@ struct list {
 };
 
 struct args {
-	struct list g, b, c, a, vals;
+	struct list g, b, c, a, vals, pool_g, pool_b;
+	int max_rounds;
 	double alpha;
 	double min_effect;
 	double threshold;
@@ -267,6 +292,11 @@ static void parse_args(const char *cmd, const char *lists, int argc,
 	a->b.flag = 'b';
 	a->c.flag = 'c';
 	a->a.flag = 'a';
+	a->pool_g.flag = 'G';
+	a->pool_b.flag = 'B';
+	if (!strcmp(cmd, "sprt"))
+		a->alpha = DEC_SPRT_ALPHA;
+	a->max_rounds = 6;
 	if (!*lists)
 		cur = &a->vals;
 	for (i = 0; i < argc; i++) {
@@ -288,6 +318,12 @@ static void parse_args(const char *cmd, const char *lists, int argc,
 				break;
 			case 'c':
 				cur = &a->c;
+				break;
+			case 'G':
+				cur = &a->pool_g;
+				break;
+			case 'B':
+				cur = &a->pool_b;
 				break;
 			default:
 				cur = &a->a;
@@ -316,7 +352,20 @@ static void parse_args(const char *cmd, const char *lists, int argc,
 				continue;
 			}
 		}
-		if (!strcmp(cmd, "calibrate") || !strcmp(cmd, "detcmp")) {
+		if (!strcmp(cmd, "sprt")) {
+			v = opt_value("--max-rounds", argc, argv, &i);
+			if (v) {
+				a->max_rounds = (int)number_or_die("--max-rounds", v);
+				if (a->max_rounds < 1 || a->max_rounds > 100 ||
+				    a->max_rounds != number_or_die("--max-rounds", v))
+					die("--max-rounds: '%s' is not a whole number from 1 to 100",
+					    v);
+				cur = NULL;
+				continue;
+			}
+		}
+		if (!strcmp(cmd, "calibrate") || !strcmp(cmd, "detcmp") ||
+		    !strcmp(cmd, "paired")) {
 			v = opt_value("--min-effect", argc, argv, &i);
 			if (v) {
 				a->min_effect = number_or_die("--min-effect",
@@ -419,28 +468,6 @@ static double mad(const double *v, int n)
 	r = median(d, n);
 	free(d);
 	return r;
-}
-
-static double mean(const double *v, int n)
-{
-	double s = 0;
-	int i;
-
-	for (i = 0; i < n; i++)
-		s += v[i];
-	return s / n;
-}
-
-static double sd(const double *v, int n)
-{
-	double m = mean(v, n), s = 0;
-	int i;
-
-	if (n < 2)
-		return 0;
-	for (i = 0; i < n; i++)
-		s += (v[i] - m) * (v[i] - m);
-	return sqrt(s / (n - 1));
 }
 
 static double vmin(const double *v, int n)
@@ -631,10 +658,10 @@ static int cmd_summary(struct args *a)
 
 	if (l->n < 1)
 		die("summary: no values");
-	m = mean(l->v, l->n);
+	m = dec_mean(l->v, l->n);
 	printf("n=%d median=%s mean=%s sd=%s cv_pct=%s min=%s max=%s mad=%s\n",
-	       l->n, F(median(l->v, l->n)), F(m), F(sd(l->v, l->n)),
-	       FPCT(m != 0 ? 100 * sd(l->v, l->n) / fabs(m) : 0),
+	       l->n, F(median(l->v, l->n)), F(m), F(dec_sd(l->v, l->n)),
+	       FPCT(m != 0 ? 100 * dec_sd(l->v, l->n) / fabs(m) : 0),
 	       F(vmin(l->v, l->n)), F(vmax(l->v, l->n)), F(mad(l->v, l->n)));
 	return 0;
 }
@@ -757,167 +784,85 @@ static int cmd_effect(struct args *a)
 	return 0;
 }
 
-/*
- * Continued fraction of the regularized incomplete beta function I_x(a, b)
- * (modified Lentz), good for x < (a + 1) / (a + b + 2).
- */
-static double beta_cf(double a, double b, double x)
-{
-	const double tiny = 1e-300;
-	double c = 1, d = 1 - (a + b) * x / (a + 1), f, num, delta;
-	int m;
-
-	d = 1 / (fabs(d) < tiny ? tiny : d);
-	f = d;
-	for (m = 1; m <= 300; m++) {
-		/* even step */
-		num = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
-		d = 1 + num * d;
-		c = 1 + num / c;
-		d = 1 / (fabs(d) < tiny ? tiny : d);
-		c = fabs(c) < tiny ? tiny : c;
-		f *= d * c;
-		/* odd step */
-		num = -(a + m) * (a + b + m) * x /
-		      ((a + 2 * m) * (a + 2 * m + 1));
-		d = 1 + num * d;
-		c = 1 + num / c;
-		d = 1 / (fabs(d) < tiny ? tiny : d);
-		c = fabs(c) < tiny ? tiny : c;
-		delta = d * c;
-		f *= delta;
-		if (fabs(delta - 1) < 1e-14)
-			break;
-	}
-	return f;
-}
-
-/* The regularized incomplete beta function I_x(a, b), 0 <= x <= 1. */
-static double beta_inc(double a, double b, double x)
-{
-	double front;
-
-	if (x <= 0)
-		return 0;
-	if (x >= 1)
-		return 1;
-	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) +
-		    a * log(x) + b * log1p(-x));
-	if (x < (a + 1) / (a + b + 2))
-		return front * beta_cf(a, b, x) / a;
-	return 1 - front * beta_cf(b, a, 1 - x) / b;
-}
-
-/* Two-sided p of Student's t with DF degrees of freedom: P(|T| >= t). */
-static double t_two_sided(double t, double df)
-{
-	return beta_inc(df / 2, 0.5, df / (df + t * t));
-}
-
-/* The t with P(|T| >= t) = P, by bisection (t_two_sided is monotone). */
-static double t_quantile(double p, double df)
-{
-	double lo = 0, hi = 1e7, mid;
-	int i;
-
-	for (i = 0; i < 200; i++) {
-		mid = (lo + hi) / 2;
-		if (t_two_sided(mid, df) > p)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return (lo + hi) / 2;
-}
-
 static int cmd_paired(struct args *a)
 {
 	const struct list *x = &a->a, *y = &a->b;
-	double *d, m, s, half, t, p;
-	int i, n = x->n;
+	struct dec_paired p;
 
 	need(x, 2);
 	need(y, 2);
 	if (x->n != y->n)
 		die("paired: -a has %d values, -b %d: one of each per round",
 		    x->n, y->n);
-	d = xcalloc(n, sizeof(*d));
-	for (i = 0; i < n; i++)
-		d[i] = log(y->v[i]) - log(x->v[i]);
-	m = mean(d, n);
-	s = sd(d, n);
-	half = t_quantile(a->alpha, n - 1) * s / sqrt(n);
-	if (s > 0) {
-		t = m / (s / sqrt(n));
-		p = t_two_sided(fabs(t), n - 1);
-	} else {
-		p = m == 0 ? 1 : 0;
-	}
-	printf("n=%d ratio=%s delta_pct=%s p=%s ci_low_pct=%s ci_high_pct=%s sd_pct=%s\n",
-	       n, FP(exp(m)), FPCT(100 * expm1(m)), FP(p),
-	       FPCT(100 * expm1(m - half)), FPCT(100 * expm1(m + half)),
-	       FPCT(100 * s));
-	free(d);
+	dec_paired(x->v, y->v, x->n, a->alpha, &p);
+	printf("n=%d ratio=%s delta_pct=%s p=%s ci_low_pct=%s ci_high_pct=%s sd_pct=%s separated=%d\n",
+	       p.n, FP(exp(p.mean)), FPCT(100 * expm1(p.mean)), FP(p.p),
+	       FPCT(100 * expm1(p.lo)), FPCT(100 * expm1(p.hi)),
+	       FPCT(100 * p.sd), dec_separated(&p, a->alpha, a->min_effect));
 	return 0;
 }
 
-/*
- * One-sided p of a one-sample t-test that the mean of D[0..N-1] is above
- * zero; the mean goes to *M.
- */
-static double p_above(const double *d, int n, double *m)
+static const char *verdict_name(int v)
 {
-	double s = sd(d, n), p;
-
-	*m = mean(d, n);
-	if (s == 0)
-		return *m > 0 ? 0 : 1;
-	p = t_two_sided(fabs(*m / (s / sqrt(n))), n - 1) / 2;
-	return *m > 0 ? p : 1 - p;
+	switch (v) {
+	case DEC_GOOD:
+		return "good";
+	case DEC_BAD:
+		return "bad";
+	case DEC_MORE:
+		return "more";
+	default:
+		return "unsure";
+	}
 }
 
 static int cmd_place(struct args *a)
 {
 	const struct list *g = &a->g, *b = &a->b, *c = &a->c;
-	double *ends, *cb, *near, span, mcb, mnear, p_ends, p_ng, p_nb;
-	double pos = 0.5;
-	const char *verdict = "unsure";
-	int i, n = g->n, rc = EXIT_UNSURE;
+	struct dec_place p;
+	int rc;
 
-	need(g, 3);
-	need(b, 3);
-	need(c, 3);
-	if (b->n != n || c->n != n)
+	need(g, DEC_PLACE_MIN);
+	need(b, DEC_PLACE_MIN);
+	need(c, DEC_PLACE_MIN);
+	if (b->n != g->n || c->n != g->n)
 		die("place: -g has %d values, -b %d, -c %d: one of each per round",
-		    n, b->n, c->n);
-	ends = xcalloc(n, sizeof(*ends));
-	cb = xcalloc(n, sizeof(*cb));
-	near = xcalloc(n, sizeof(*near));
-	for (i = 0; i < n; i++) {
-		ends[i] = log(g->v[i]) - log(b->v[i]);
-		cb[i] = log(c->v[i]) - log(b->v[i]);
-		near[i] = 2 * cb[i] - ends[i];
-	}
-	p_ends = p_above(ends, n, &span);
-	p_ng = p_above(near, n, &mnear);
-	p_nb = mnear == 0 && sd(near, n) == 0 ? 1 : 1 - p_ng;
-	mcb = mean(cb, n);
-	if (span > 0)
-		pos = mcb / span;
-	if (p_ends < a->alpha && p_nb < a->alpha && pos < JUDGE_SIDE) {
-		verdict = "bad";
-		rc = 1;
-	} else if (p_ends < a->alpha && p_ng < a->alpha &&
-		   pos > 1 - JUDGE_SIDE) {
-		verdict = "good";
-		rc = 0;
-	}
+		    g->n, b->n, c->n);
+	rc = dec_place(g->v, b->v, c->v, g->n, a->alpha, &p);
 	printf("verdict=%s n=%d pos=%s p_ends=%s p_near_good=%s p_near_bad=%s span_pct=%s\n",
-	       verdict, n, F(pos), FP(p_ends), FP(p_ng), FP(p_nb),
-	       FPCT(100 * expm1(span)));
-	free(ends);
-	free(cb);
-	free(near);
+	       verdict_name(rc), p.n, F(p.pos), FP(p.p_ends),
+	       FP(p.p_near_good), FP(p.p_near_bad), FPCT(100 * expm1(p.span)));
+	return rc;
+}
+
+static int cmd_sprt(struct args *a)
+{
+	const struct list *g = &a->g, *b = &a->b, *c = &a->c;
+	const struct list *pg = &a->pool_g, *pb = &a->pool_b;
+	struct dec_sprt q;
+	int rc;
+
+	need(g, 1);
+	need(b, 1);
+	need(c, 1);
+	need(pg, 0);
+	need(pb, 0);
+	if (b->n != g->n || c->n != g->n)
+		die("sprt: -g has %d values, -b %d, -c %d: one of each per round",
+		    g->n, b->n, c->n);
+	if (pg->n != pb->n)
+		die("sprt: -G has %d values, -B %d: one pair of end boots per round",
+		    pg->n, pb->n);
+	if (a->max_rounds < 1)
+		die("sprt: --max-rounds is a whole number of rounds, at least 1");
+	if (a->alpha >= 0.2)
+		die("sprt: --alpha must be below 0.2");
+	rc = dec_sprt(pg->v, pb->v, pg->n, g->v, b->v, c->v, g->n,
+		      a->alpha, a->max_rounds, &q);
+	printf("verdict=%s n=%d pool=%d pos=%s llr=%s bound=%s span_pct=%s sd_boot_pct=%s span_used_pct=%s sd_used_pct=%s\n",
+	       verdict_name(rc), q.n, q.m, F(q.pos), F(q.llr), F(q.upper),
+	       FPCT(100 * expm1(q.span)), FPCT(100 * q.sd_boot),
+	       FPCT(100 * expm1(q.span_used)), FPCT(100 * q.sd_used));
 	return rc;
 }
 
@@ -1036,6 +981,10 @@ int main(int argc, char **argv)
 		parse_args(cmd, "gbc", argc - 2, argv + 2, &args);
 		return cmd_place(&args);
 	}
+	if (!strcmp(cmd, "sprt")) {
+		parse_args(cmd, "gbcGB", argc - 2, argv + 2, &args);
+		return cmd_sprt(&args);
+	}
 	if (!strcmp(cmd, "detcmp")) {
 		parse_args(cmd, "ab", argc - 2, argv + 2, &args);
 		return cmd_detcmp(&args);
@@ -1044,7 +993,7 @@ int main(int argc, char **argv)
 		parse_args(cmd, "gbc", argc - 2, argv + 2, &args);
 		return cmd_detplace(&args);
 	}
-	die("unknown command '%s' (summary, calibrate, judge, effect, paired, place, detcmp, detplace)",
+	die("unknown command '%s' (summary, calibrate, judge, effect, paired, place, sprt, detcmp, detplace)",
 	    cmd);
 	return EXIT_USAGE;
 }

@@ -84,6 +84,21 @@ if [ -n "$culprit" ]; then
 	p_img=$(jq -r .bzimage_sha256 "$("$PB_TOP/bisect/samples.sh" -d "$repo" "$parent" -- "$@")/meta.json" 2>/dev/null)
 	[ -n "$c_img" ] && [ "$c_img" != null ] && [ "$c_img" = "$p_img" ] && identical=true
 fi
+# confirmed: the culprit is slower than its parent by the confirmation's
+# own rule (deterministic: beyond the boots' spread, pbstat detcmp; paired
+# rounds: pbstat paired's separated; samples: p < 0.05 and the interval
+# below 0, pbstat effect), and its image differs from its parent's.
+confirmed=null
+if [ -n "$culprit" ]; then
+	confirmed=false
+	case $confirm in
+	deterministic:*) [ "$(field slower "$confirm")" = 1 ] && confirmed=true ;;
+	"in rounds:"*separated=*) [ "$(field separated "$confirm")" = 1 ] && confirmed=true ;;
+	?*) awk -v p="$(field p "$confirm")" -v h="$(field ci_high_pct "$confirm")" \
+		'BEGIN { exit !(p != "" && h != "" && p < 0.05 && h < 0) }' && confirmed=true ;;
+	esac
+	[ "$identical" = true ] && confirmed=false
+fi
 steps=$(grep -c '^git bisect \(good\|bad\|skip\) ' "$state/bisect.log")
 # Builds done by this run (not taken from the image or results cache).
 touch "$run/builds.jsonl"
@@ -99,7 +114,7 @@ jq -n --arg culprit "$culprit" \
 	--argjson threshold "$threshold" \
 	--argjson good_jpm "$(field good_median "$cal")" --argjson bad_jpm "$(field bad_median "$cal")" \
 	--arg noise_pct "$(field noise_pct "$cal")" --arg confirm "$confirm" \
-	--argjson identical "$identical" --arg undecided "$undecided" \
+	--argjson identical "$identical" --argjson confirmed "$confirmed" --arg undecided "$undecided" \
 	--argjson hits "${hits:-0}" --argjson misses "${misses:-0}" --argjson boots "${boots:-0}" \
 	--argjson same_steps "${same_steps:-0}" \
 	--arg repo "$repo" --arg good "$gsha" --arg bad "$bsha" \
@@ -110,7 +125,7 @@ jq -n --arg culprit "$culprit" \
 	  steps: $steps, same_kernel_steps: $same_steps, builds: $builds, boots: $boots, ccache_hits: $hits,
 	  ccache_misses: $misses, wall_s: $wall_s, threshold: $threshold,
 	  good_jpm: $good_jpm, bad_jpm: $bad_jpm, noise_pct: ($noise_pct | tonumber? // null),
-	  confirmation: $confirm, culprit_image_identical_to_parent: $identical,
+	  confirmation: $confirm, confirmed: $confirmed, culprit_image_identical_to_parent: $identical,
 	  undecided: ($undecided | split(" ") | map(select(. != ""))),
 	  repo: $repo, good: $good, bad: $bad,
 	  mode: $mode, mode_reason: $mode_reason, eps_pct: $eps}' | pb_atomic_write "$run/summary.json"

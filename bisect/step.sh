@@ -164,10 +164,13 @@ fi
 # ends. When bisect.sh found GOOD less than PB_ROUNDS_BELOW (default 2)
 # times BAD, or needed rounds to separate them, the candidate is measured
 # in rounds instead: each round boots GOOD, the candidate and BAD afresh
-# (the order alternating), and pbstat place judges the candidate by its
-# log ratios to the ends of its own round.
-# At least 3 rounds, at most PB_ROUNDS_MAX (default 6); still unsure: skip.
-rounds_max=${PB_ROUNDS_MAX:-6}
+# (the order alternating), and after each round pbstat sprt, a sequential
+# test at 1% error each way, says good, bad or one more round. It judges
+# the candidate by its log ratios to the ends of its own round, with the
+# span and the boot-to-boot spread estimated from every pair of end boots
+# of the bisect ($state/pool: the ends check's rounds and every step's).
+# At most PB_ROUNDS_MAX (default 10) rounds; still unsure: skip.
+rounds_max=${PB_ROUNDS_MAX:-10}
 pb_is_uint "$rounds_max" && [ "$rounds_max" -ge 3 ] || abort "PB_ROUNDS_MAX='$rounds_max' is not a number of rounds (3 or more)"
 
 # cand_boot VAR MEASURE_OPTION...: boot the candidate once more (its
@@ -195,7 +198,7 @@ cand_boot() {
 
 # rounds MEASURE_OPTION...: judge the candidate in rounds; exits.
 rounds() {
-	local r k what sha rg=() rb=() rc=() one m line pcode verdict meta
+	local r k what sha rg=() rb=() rc=() pg=() pb=() one m line pcode verdict meta
 	for ((r = 1; r <= rounds_max; r++)); do
 		for k in 0 1 2; do
 			what=$k
@@ -223,18 +226,15 @@ rounds() {
 		echo "step $step: ${commit:0:12}: round $r: GOOD ${rg[*]: -1} candidate ${rc[*]: -1} BAD ${rb[*]: -1}" >>"$state/measure.log"
 		# A step in rounds takes minutes: say how far it got.
 		pb_info "step $step, ${commit:0:12}, round $r of at most $rounds_max: GOOD ${rg[*]: -1}, candidate ${rc[*]: -1}, BAD ${rb[*]: -1} jobs/min"
-		[ "$r" -ge 3 ] || continue
-		line=$("$pbstat" place --alpha "$PB_ROUNDS_ALPHA" -g "${rg[@]}" -b "${rb[@]}" -c "${rc[@]}")
+		echo "${rg[*]: -1} ${rb[*]: -1}" >>"$state/pool" || abort "cannot write $state/pool"
+		mapfile -t pg < <(awk 'NF == 2 { print $1 }' "$state/pool")
+		mapfile -t pb < <(awk 'NF == 2 { print $2 }' "$state/pool")
+		line=$("$pbstat" sprt --max-rounds "$rounds_max" -G "${pg[@]}" -B "${pb[@]}" \
+			-g "${rg[@]}" -b "${rb[@]}" -c "${rc[@]}")
 		pcode=$?
 		echo "step $step: ${commit:0:12}: $line" >>"$state/measure.log"
-		case $pcode in
-		0) verdict=good ;;
-		1) verdict=bad ;;
-		3) verdict=unsure ;;
-		*) abort "pbstat place failed: $line" ;;
-		esac
-		[ "$verdict" = unsure ] && [ "$r" -lt "$rounds_max" ] && continue
-		break
+		verdict=$(pb_verdict "$pcode") || abort "pbstat sprt failed: $line"
+		[ "$verdict" = more ] || break
 	done
 	[ "$verdict" = unsure ] && verdict="skip (undecided)"
 	meta=$(cat "$("$PB_TOP/bisect/samples.sh" -d "$repo" "$commit" -- "$@")/meta.json" 2>/dev/null || echo '{}')
@@ -279,12 +279,7 @@ det_step() {
 			pcode=$?
 		fi
 		echo "step $step: ${commit:0:12}: deterministic, boots ${cm[*]}: $line" >>"$state/measure.log"
-		case $pcode in
-		0) verdict=good ;;
-		1) verdict=bad ;;
-		3) verdict=unsure ;;
-		*) abort "pbstat detplace failed: $line" ;;
-		esac
+		verdict=$(pb_verdict "$pcode") || abort "pbstat detplace failed: $line"
 		[ "$verdict" = unsure ] || break
 	done
 	[ "$verdict" = unsure ] && verdict="skip (undecided)"
@@ -345,12 +340,7 @@ while :; do
 	jcode=$?
 	echo "step $step: ${commit:0:12}: $line" >>"$state/measure.log"
 	median=$(sed -n 's/.*median=\([0-9.]*\).*/\1/p' <<<"$line")
-	case $jcode in
-	0) verdict=good ;;
-	1) verdict=bad ;;
-	3) verdict=unsure ;;
-	*) abort "pbstat judge failed: $line" ;;
-	esac
+	verdict=$(pb_verdict "$jcode") || abort "pbstat judge failed: $line"
 	if [ "$reuse" = 1 ]; then
 		reuse=0
 		# pos: where the candidate lies between BAD (0) and GOOD (1).

@@ -92,6 +92,13 @@ g=(1 1 1 1 2 2 2 2 2 2 3 3 3 3 3 3 4 4 4 4 4)
 is "$(field p_good judge -g "${g[@]}" -b 0.1 0.2 0.3 -c "${c[@]}")" 0.01477 \
 	"normal approximation with tie correction: p = 0.01477"
 
+# Exact up to 40 samples in all (EXACT_MAX): 11 vs 12 (23), exact
+# 0.034409, where the normal approximation gives 0.034716.
+mapfile -t c11 < <(seq 1.5 1 11.5)
+mapfile -t g12 < <(seq 4.25 1 15.25)
+is "$(field p_good judge -g "${g12[@]}" -b 0.1 0.2 0.3 -c "${c11[@]}")" 0.034409 \
+	"exact p at 23 samples in all: 0.034409 (not the normal 0.034716)"
+
 # --- calibrate ---------------------------------------------------------
 G=(100 102 98 101 99)
 B=(80 82 79 81 78)
@@ -168,21 +175,33 @@ is "$out1" "$out2" "effect is deterministic"
 # --- paired ------------------------------------------------------------
 # log ratios +0.1, -0.1, 0: mean 0, sd 0.1, t(0.975, 2) = 4.302653,
 # half width 0.1 * 4.302653 / sqrt(3) = 0.248414: exp(-+0.248414) - 1
-check 0 "n=3 ratio=1 delta_pct=0 p=1 ci_low_pct=-21.996 ci_high_pct=28.199 sd_pct=10" \
+check 0 "n=3 ratio=1 delta_pct=0 p=1 ci_low_pct=-21.996 ci_high_pct=28.199 sd_pct=10 separated=0" \
 	"paired, 3 rounds: t interval on the log ratios" \
 	paired -a 100 100 100 -b 110.517091807565 90.483741803596 100
 # log ratios ln 1.01 .. ln 1.04: mean 0.024633, sd 0.012601, t = 3.9098,
 # t(0.975, 3) = 3.182446: exp(0.024633 -+ 0.020050) - 1
-check 0 "n=4 ratio=1.024939 delta_pct=2.494 p=0.029697 ci_low_pct=0.46 ci_high_pct=4.569 sd_pct=1.26" \
+check 0 "n=4 ratio=1.024939 delta_pct=2.494 p=0.029697 ci_low_pct=0.46 ci_high_pct=4.569 sd_pct=1.26 separated=0" \
 	"paired, 4 rounds, significant: p from Student's t with 3 df" \
 	paired -a 100 100 100 100 -b 101 102 103 104
 # The drift of the rounds cancels: B is 0.8 x A in every round while the
 # machine's speed triples.
-check 0 "n=4 ratio=0.8 delta_pct=-20 p=0 ci_low_pct=-20 ci_high_pct=-20 sd_pct=0" \
+check 0 "n=4 ratio=0.8 delta_pct=-20 p=0 ci_low_pct=-20 ci_high_pct=-20 sd_pct=0 separated=1" \
 	"paired, drift between rounds cancels" \
 	paired -a 100 150 200 300 -b 80 120 160 240
 is "$(field ci_high_pct paired --alpha 0.01 -a 100 100 100 -b 110.517091807565 90.483741803596 100)" 77.36 \
 	"paired, --alpha 0.01: t(0.995, 2) = 9.924843"
+# separated: p below alpha and the whole interval below -min_effect.
+is "$(field separated paired --min-effect 19 -a 100 150 200 300 -b 80 120 160 240)" 1 \
+	"paired, separated: 20% slower, --min-effect 19"
+is "$(field separated paired --min-effect 21 -a 100 150 200 300 -b 80 120 160 240)" 0 \
+	"paired, not separated: 20% slower, --min-effect 21"
+# -5.4%: p = 0.0099 < 0.05, interval -8.2..-2.5%: separated at 2, not at 3.
+is "$(field separated paired --min-effect 2 -a 100 100 100 100 -b 97 93 95 93.5)" 1 \
+	"paired, separated: the interval's high end below -2%"
+is "$(field separated paired --min-effect 3 -a 100 100 100 100 -b 97 93 95 93.5)" 0 \
+	"paired, not separated: the interval's high end above -3%"
+is "$(field separated paired --alpha 0.005 --min-effect 2 -a 100 100 100 100 -b 97 93 95 93.5)" 0 \
+	"paired, not separated at --alpha 0.005 (p = 0.0099)"
 usage "paired with unequal lists: round" paired -a 100 100 100 -b 100 100
 usage "paired with one round, 1 sample" paired -a 100 -b 100
 
@@ -213,6 +232,62 @@ check 3 "verdict=unsure n=3 pos=0.4854 p_ends=0 p_near_good=1 p_near_bad=0 span_
 check 3 "verdict=unsure n=3 pos=0.5 p_ends=0.5 p_near_good=0.5 p_near_bad=0.5 span_pct=0" \
 	"place, ends not separated in the rounds: unsure" \
 	place -g 100 100 100 -b "$(m 100 $e1)" "$(m 100 $e2)" 100 -c 100 100 100
+# The outer part of the span is 0.35 of it on each side (JUDGE_SIDE), on
+# a log scale: BAD 50, GOOD 100, rounds that agree exactly.
+is "$(field verdict place -g 100 100 100 -b 50 50 50 -c 62.42 62.42 62.42)" bad \
+	"place, at 0.32 of the span: bad (the side is 0.35, not 0.30)"
+is "$(field verdict place -g 100 100 100 -b 50 50 50 -c 65.05 65.05 65.05)" unsure \
+	"place, at 0.38 of the span: unsure (the side is 0.35, not 0.42; 0.30 on a linear scale)"
+is "$(field verdict place -g 100 100 100 -b 50 50 50 -c 80.11 80.11 80.11)" good \
+	"place, at 0.68 of the span: good"
+is "$(field verdict place -g 100 100 100 -b 50 50 50 -c 76.85 76.85 76.85)" unsure \
+	"place, at 0.62 of the span: unsure"
+# Ends that the rounds do not separate (p_ends 0.19): no verdict, even for
+# a candidate significantly nearer BAD at 0.30 of the span.
+is "$(field verdict place -g 100 100 100 -b 50 95 99 -c 67.27 92.71 94.65)" unsure \
+	"place, candidate nearer BAD but the ends not separated: unsure"
+
+# --- sprt --------------------------------------------------------------
+# Pool: 4 end pairs with ln G - ln B = 0.6, 0.7, 0.8, 0.7: span 0.7, sd
+# 0.0816497. Conservative: sd * sqrt(3 / 0.57671) (chi-square 10% of 3 df,
+# Wilson-Hilferty: 0.576695) = 0.186227, span - t(0.9, 3) * sd / 2 = 0.7 -
+# 1.637744 * 0.0408248 = 0.633139. One round at GOOD's level: s = 0.7,
+# llr = 2 * 0.633139 * 0.7 / (3 * 0.186227^2) = 8.5197 > ln(0.99 / 0.01).
+PG=(100 100 100 100)
+PB=(54.8811636094 49.6585303791 44.9328964117 49.6585303791)
+b7=49.6585303791
+check 0 "verdict=good n=1 pool=4 pos=1 llr=8.5197 bound=4.5951 span_pct=101.375 sd_boot_pct=5.774 span_used_pct=88.351 sd_used_pct=18.623" \
+	"sprt, one round at GOOD's level, a pool of 4: good" \
+	sprt -G "${PG[@]}" -B "${PB[@]}" -g 100 -b "$b7" -c 100
+is "$(field llr sprt -G "${PG[@]}" -B "${PB[@]}" -g 100 -b "$b7" -c "$b7")" -8.5197 \
+	"sprt, one round at BAD's level: llr -8.5197"
+check 1 "verdict=bad n=1 pool=4 pos=0 llr=-8.5197 bound=4.5951 span_pct=101.375 sd_boot_pct=5.774 span_used_pct=88.351 sd_used_pct=18.623" \
+	"sprt, one round at BAD's level: bad" \
+	sprt -G "${PG[@]}" -B "${PB[@]}" -g 100 -b "$b7" -c "$b7"
+# Halfway on a log scale (sqrt(100 * 49.6585) = 70.4688): s = 0, llr 0.
+is "$(run_rc "$P" sprt -G "${PG[@]}" -B "${PB[@]}" -g 100 -b "$b7" -c 70.4688; echo "$rc $(sed 's/ .*//' "$T_TMP/out")")" \
+	"4 verdict=more" "sprt, halfway: one more round (exit 4)"
+is "$(run_rc "$P" sprt --max-rounds 1 -G "${PG[@]}" -B "${PB[@]}" -g 100 -b "$b7" -c 70.4688; echo "$rc $(sed 's/ .*//' "$T_TMP/out")")" \
+	"3 verdict=unsure" "sprt, halfway at --max-rounds: unsure (exit 3)"
+# 0.3 of the span per round: llr 2 * 0.63314 * (2 * 0.21 - 0.7) / 0.10404
+# = -3.408 after one round, -6.816 after two: bad, sequentially.
+c3=$(awk 'BEGIN { printf "%.10f", 49.6585303791 * exp(0.21) }')
+is "$(field verdict sprt -G "${PG[@]}" -B "${PB[@]}" -g 100 -b "$b7" -c "$c3")" more \
+	"sprt, 0.3 of the span, one round: more"
+is "$(field verdict sprt -G "${PG[@]}" -B "${PB[@]}" -g 100 100 -b "$b7" "$b7" -c "$c3" "$c3")" bad \
+	"sprt, 0.3 of the span, two rounds: bad"
+is "$(field verdict sprt --alpha 0.001 -G "${PG[@]}" -B "${PB[@]}" -g 100 100 -b "$b7" "$b7" -c "$c3" "$c3")" more \
+	"sprt, the same at --alpha 0.001 (bound 6.907): more"
+# The pool is what estimates the span: fewer than 3 pairs, no verdict.
+is "$(field verdict sprt -G 100 100 -B 50 50 -g 100 -b 50 -c 100)" more \
+	"sprt, a pool of 2 pairs: more"
+is "$(field verdict sprt -G 100 100 100 -B 50 50 50 -g 100 -b 50 -c 100)" good \
+	"sprt, boots that agree exactly: the sign of s decides"
+usage "sprt with unequal pool lists: pair" sprt -G 100 100 100 -B 50 50 -g 100 -b 50 -c 100
+usage "sprt with unequal round lists: round" sprt -g 100 100 -b 50 -c 100
+usage "sprt --max-rounds 0" sprt --max-rounds 0 -g 100 -b 50 -c 100
+usage "sprt --max-rounds 2.5" sprt --max-rounds 2.5 -g 100 -b 50 -c 100
+usage "sprt --alpha 0.3: below 0.2" sprt --alpha 0.3 -g 100 -b 50 -c 100
 usage "place with unequal lists: round" place -g 100 100 100 -b 50 50 50 -c 70 70 70 70
 usage "place with 2 rounds: required" place -g 100 100 -b 50 50 -c 70 70
 

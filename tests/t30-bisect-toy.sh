@@ -304,6 +304,7 @@ run_rc "$b/bisect.sh" -t "$toy3" -g HEAD~40 -b HEAD -e 6 -n 4 -i 4 -N 8
 like "$rc" '^1[68]$' "gradual slowdown: cannot decide (exit $rc), no culprit claimed"
 if [ "$rc" = 18 ]; then
 	like "$(tail -1 "$T_TMP/err")" 'cannot decide: [0-9a-f]{12} is not measurably slower than its parent' "gradual slowdown: says the culprit is not confirmed"
+	is "$(jq .confirmed "$latest/summary.json")" false "gradual slowdown: summary.json says confirmed: false"
 else
 	pass "gradual slowdown: ended among skipped commits"
 fi
@@ -312,6 +313,7 @@ fi
 # refuse to name a culprit.
 bisect2 PB_ENDS_MAX_AGE=600
 is "$rc" 0 "confirmed culprit: exit 0"
+is "$(jq .confirmed "$latest/summary.json")" true "confirmed culprit: summary.json says confirmed: true"
 st=$(readlink -f "$latest/state")
 like "$(cat "$st/confirm")" '^ratio=0\.[0-9]+ .*p=0\.0' "the saved confirmation shows the effect"
 echo "ratio=0.998005 delta_pct=-0.2 p=0.971429 ci_low_pct=-1.485 ci_high_pct=2.222" >"$st/confirm"
@@ -345,13 +347,18 @@ for seed in 1 2 3 4; do
 	*) other="$other seed $seed: exit $rc;" ;;
 	esac
 	if [ "$seed" = 1 ]; then
-		like "$(cat "$latest/progress.txt")" '^step 1 of .* [3-6] rounds median .* (good|bad) \(at [-0-9.]+ of GOOD/BAD\)' \
+		like "$(cat "$latest/progress.txt")" '^step 1 of .* [1-6] rounds median .* (good|bad) \(at [-0-9.]+ of GOOD/BAD\)' \
 			"progress line of a step in rounds"
 		steps=$(jq .steps "$latest/summary.json")
-		r3=$(grep -c '^step [0-9]*: [0-9a-f]*: round 3: GOOD [0-9.]* candidate [0-9.]* BAD [0-9.]*$' \
-			"$(readlink -f "$latest/state")/measure.log")
-		is "$r3" "${steps:-no steps}" "rounds: every one of the $steps steps measured at least 3 rounds of GOOD, candidate, BAD"
-		like "$(cat "$latest/bisect.log")" 'GOOD vs BAD in rounds: n=[3-6] ratio=0\.[78]' "the ends were first compared in paired rounds"
+		ml="$(readlink -f "$latest/state")/measure.log"
+		is "$(grep -cE '^step [0-9]+: [0-9a-f]+: verdict=(good|bad|unsure) n=[0-9]+ pool=[0-9]+ ' "$ml")" "${steps:-no steps}" \
+			"rounds: each of the $steps steps ends with a verdict of pbstat sprt"
+		is "$(grep -cE '^step [0-9]+: [0-9a-f]+: verdict=more ' "$ml" | awk '{ print ($1 > 0) }')" 1 \
+			"rounds: sequential, some step needed more than one round"
+		is "$(wc -l <"$(readlink -f "$latest/state")/pool")" \
+			"$(grep -cE '^step [0-9]+: [0-9a-f]+: round [0-9]+: GOOD ' "$ml" | awk -v e="$(sed -n 's/^GOOD vs BAD in rounds: n=\([0-9]*\) .*/\1/p' "$latest/bisect.log" | tail -1)" '{ print $1 + e }')" \
+			"rounds: the pool holds every pair of end boots, the ends check's and the steps'"
+		like "$(cat "$latest/bisect.log")" 'GOOD vs BAD in rounds: n=([3-9]|10) ratio=0\.[78]' "the ends were first compared in paired rounds"
 		is "$(jq -c '[(.good_samples | length), (.bad_samples | length)]' "$(readlink -f "$latest/state")/ends.json"):$(grep -c '^calibration:' "$latest/bisect.log")" \
 			"[8,8]:2" "a small regression: the calibration took all 8 samples (-e) of each end"
 	fi
@@ -361,7 +368,7 @@ for seed in 1 2 3 4; do
 	fi
 done
 is "${other:-none}" none "20%, +-10% boot noise, 4 runs: the exact culprit or cannot decide, nothing else"
-like "${confirmed:-no run named a culprit}" '^in rounds: n=[3-6] ratio=0\.[0-9]+ .*p=0\.0' \
+like "${confirmed:-no run named a culprit}" '^in rounds: n=([3-9]|10) ratio=0\.[0-9]+ .*p=0\.0' \
 	"culprit confirmed against its parent in paired rounds"
 [ "$exact" -ge 2 ] && pass "20%, +-10% boot noise: exact culprit in $exact of 4 runs" ||
 	fail "20%, +-10% boot noise: exact culprit in $exact of 4 runs"
@@ -380,7 +387,8 @@ run_rc env -u PB_ROUNDS_BELOW STUB_BOOT_NOISE=0.05 STUB_DRIFT=0.9 STUB_DRIFT_AFT
 	"$b/bisect.sh" -t "$toy4" -g HEAD~40 -b HEAD~20 -e 8 -n 4 -i 4 -N 8
 like "$rc:$(tail -1 "$T_TMP/err")" '^15:bisect.sh: error: no regression between GOOD and BAD: .*; in paired rounds BAD is -?[0-9.]+% \(98% CI' \
 	"drift fakes a regression: refused after the paired rounds, with their interval"
-[ "$(wc -l <"$STUB_LOG")" -le $((4 + 2 * 6)) ] && pass "refused before any step" || fail "refused before any step"
+# 4 calibration boots, then 2 a round, at most PB_ROUNDS_MAX (10) rounds.
+[ "$(wc -l <"$STUB_LOG")" -le $((4 + 2 * 10)) ] && pass "refused before any step" || fail "refused before any step"
 bisect4 PB_ROUNDS_MAX=2
 like "$rc:$(cat "$T_TMP/err")" "^2:bisect.sh: error: PB_ROUNDS_MAX='2' is not a number of rounds" "PB_ROUNDS_MAX below 3: usage error"
 

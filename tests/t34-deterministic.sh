@@ -53,6 +53,7 @@ is "$(jq -r .mode "$s")" det "det: summary.json says deterministic"
 like "$(jq -r .mode_reason "$s")" 'deterministic ends check shows BAD -[12](\.[0-9]+)?%' "det: summary.json says why"
 like "$(jq -r .eps_pct "$s")" '^0\.[0-9]+$' "det: summary.json records eps"
 like "$(jq -r .confirmation "$s")" 'slower=1' "det: the culprit is confirmed against its parent"
+is "$(jq .confirmed "$s")" true "det: summary.json says confirmed: true"
 steps=$(jq .steps "$s")
 boots=$(wc -l <"$STUB_LOG")
 # 2 boots per end, 1 per step, 1 fresh boot of culprit and parent each
@@ -139,6 +140,7 @@ toy "$T_TMP/same"
 run_rc "$b/bisect.sh" -t "$T_TMP/same" -g start -b tip -d det
 is "$rc" 18 "an image byte-identical to its parent's is no culprit (exit 18)"
 like "$(cat "$T_TMP/err")" 'byte-identical to its parent' "exit 18 says why"
+is "$(jq .confirmed "$PERFBISECT_HOME/runs/latest/summary.json")" false "an identical image: summary.json says confirmed: false"
 
 # 4. validate -d det: 2 boots each; a fix back, one 2.5% slower, one right
 # at the tolerance (undecided: exit 19), each against -x 1.

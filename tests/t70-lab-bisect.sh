@@ -47,6 +47,7 @@ else
 	like "$(jq -r .confirmation "$run/summary.json")" '(ratio=0\.[0-9]+ delta_pct=-|slower=1)' "culprit confirmed slower than its parent"
 fi
 like "$(jq -r .mode_reason "$run/summary.json")" '.' "summary.json says why this mode"
+is "$(jq .confirmed "$run/summary.json")" true "summary.json: confirmed"
 is "$(jq .culprit_image_identical_to_parent "$run/summary.json")" false "culprit's image differs from its parent's"
 if grep -q '<svg' "$run/jobs-per-min.svg" 2>/dev/null; then pass "plot written"; else fail "plot written"; fi
 # The same command again reports the finished bisect with its measurements.

@@ -1,0 +1,83 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# decisions.sh: how often do the decision rules of a bisect in rounds
+# decide, and how often do they name a wrong culprit? Simulates whole
+# bisects with pbsim (bisect/pbsim.c), which runs perfbisect's own rules
+# (bisect/decide.c, the code pbstat runs for step.sh and bisect.sh) over
+# regression sizes 2-60% and boot-to-boot noise (sigma, sd of a boot's
+# log throughput) 0-0.25, and prints a table per rule.
+# Usage: bench/decisions.sh [-n BISECTS] [-r ROUNDS] [-s SEED] [-R RULE]... [RESULT_FILE]
+#   -n: simulated bisects per cell (default 500); -r: at most ROUNDS
+#   rounds a step (default PB_ROUNDS_MAX, 10); -R: sprt (the rule steps
+#   use) and/or place (the rule before it), default both.
+# Last line: "wrong culprits: N of M (P%), worst cell Q%; steps decided
+# within 5 rounds: A% at 20%/sigma 0.10, B% at 10%/sigma 0.05", of the
+# first rule.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=../bisect/lib.sh
+. "$top/bisect/lib.sh"
+bisects=500 rounds=${PB_ROUNDS_MAX:-10} seed=1 rules=()
+[ "${1:-}" = --help ] && {
+	pb_usage
+	exit 0
+}
+while getopts n:r:s:R:h opt; do
+	case $opt in
+	n) bisects=$OPTARG ;;
+	r) rounds=$OPTARG ;;
+	s) seed=$OPTARG ;;
+	R) rules+=("$OPTARG") ;;
+	h)
+		pb_usage
+		exit 0
+		;;
+	*) pb_die "$PB_USAGE" "unknown option (see --help)" ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -le 1 ] || pb_die "$PB_USAGE" "at most one result file (see --help)"
+pb_check_range "simulated bisects (-n)" "$bisects" 1 1000000
+pb_check_range "rounds a step (-r)" "$rounds" 3 40
+pb_check_range "seed (-s)" "$seed" 1 2147483647
+[ ${#rules[@]} -gt 0 ] || rules=(sprt place)
+for r in "${rules[@]}"; do
+	case $r in
+	sprt | place) ;;
+	*) pb_die "$PB_USAGE" "-R: the rule is sprt or place, not '$r'" ;;
+	esac
+done
+out=${1:-}
+if [ -n "$out" ]; then
+	: >"$out.tmp" || pb_die "$PB_USAGE" "cannot write $out"
+fi
+pbsim=$(pb_tool pbsim) || exit
+tmp=$(mktemp -d) || pb_die "$PB_INTERNAL" "cannot make a temporary directory"
+trap 'rm -rf "$tmp"' EXIT
+
+first=''
+for r in "${rules[@]}"; do
+	pb_info "rule $r: $bisects bisects in each of 36 cells"
+	"$pbsim" --rule "$r" --bisects "$bisects" --max-rounds "$rounds" --seed "$seed" \
+		--sizes 2,5,10,20,40,60 --sigmas 0,0.05,0.1,0.15,0.2,0.25 >"$tmp/$r" ||
+		pb_die "$PB_INTERNAL" "pbsim failed"
+	cat "$tmp/$r"
+	echo
+	[ -n "$first" ] || first=$r
+done
+# cell SIZE SIGMA COLUMN: a figure of the first rule's table.
+cell() {
+	awk -v s="$1" -v g="$2" -v c="$3" '$1 == s && $2 == g { print $c }' "$tmp/$first"
+}
+worst=$(awk '$1 ~ /^[0-9.]+$/ && NF == 11 && $4 > w { w = $4 } END { print w + 0 }' "$tmp/$first")
+last="$(tail -1 "$tmp/$first"), worst cell $worst%; steps decided within 5 rounds: $(cell 20 0.1 9)% at 20%/sigma 0.10, $(cell 10 0.05 9)% at 10%/sigma 0.05"
+if [ -n "$out" ]; then
+	{
+		for r in "${rules[@]}"; do
+			cat "$tmp/$r"
+			echo
+		done
+		echo "$last"
+	} >"$out.tmp" && mv -f "$out.tmp" "$out" || pb_die "$PB_INTERNAL" "cannot write $out"
+fi
+echo "$last"

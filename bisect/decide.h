@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The decision rules of perfbisect's rounds, shared by pbstat
+ * (which step.sh and bisect.sh run) and pbsim (which simulates whole
+ * bisects with them). Values are boot medians in jobs/min; every rule
+ * works on their logarithms.
+ */
+#ifndef DECIDE_H
+#define DECIDE_H
+
+enum dec_verdict {
+	DEC_GOOD = 0,
+	DEC_BAD = 1,
+	DEC_UNSURE = 3,		/* no answer, and no more rounds */
+	DEC_MORE = 4,		/* no answer yet: measure another round */
+};
+
+/* Place rule (fixed sample, t-tests), see pbstat.c. */
+#define DEC_JUDGE_SIDE		0.35
+#define DEC_PLACE_MIN		3
+
+/* Sequential rule: error rates of one step, and its smallest round count. */
+#define DEC_SPRT_ALPHA		0.01
+#define DEC_SPRT_MIN_POOL	3	/* end pairs needed to estimate span, sd */
+
+double dec_mean(const double *v, int n);
+double dec_sd(const double *v, int n);
+double dec_t_two_sided(double t, double df);
+double dec_t_quantile(double p, double df);
+double dec_chi2_q10(double df);
+
+struct dec_place {
+	int n;
+	double pos, p_ends, p_near_good, p_near_bad, span;
+};
+
+int dec_place(const double *g, const double *b, const double *c, int n,
+	      double alpha, struct dec_place *o);
+
+struct dec_paired {
+	int n;
+	double mean, sd, p, lo, hi;	/* of ln B - ln A, hi and lo: the CI */
+};
+
+void dec_paired(const double *a, const double *b, int n, double alpha,
+		struct dec_paired *o);
+int dec_separated(const struct dec_paired *o, double alpha,
+		  double min_effect_pct);
+
+struct dec_sprt {
+	int n, m;		/* candidate rounds, pooled end pairs */
+	double span, sd_boot;	/* estimates from the pool (log scale) */
+	double span_used, sd_used;	/* the conservative ones the test used */
+	double llr, upper, lower, pos;
+};
+
+int dec_sprt(const double *pool_g, const double *pool_b, int m,
+	     const double *g, const double *b, const double *c, int n,
+	     double alpha, int max_rounds, struct dec_sprt *o);
+
+#endif

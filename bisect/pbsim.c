@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pbsim: simulate whole bisects in rounds with perfbisect's own decision
+ * rules (decide.c, the code pbstat runs for step.sh and bisect.sh), to
+ * count how often they decide and how often they name a wrong culprit.
+ *
+ * Usage:
+ *	pbsim [--rule sprt|place] [--sizes PCT,...] [--sigmas SD,...]
+ *	      [--bisects M] [--commits N] [--max-rounds R] [--within SD]
+ *	      [--drift SD] [--min-effect PCT] [--seed S]
+ *
+ * The model: commits 0 (GOOD) to N (BAD), one culprit drawn uniformly
+ * from 1..N; a commit before it runs at level 0, from it on at
+ * ln(1 - size / 100). One boot's median is its commit's level plus the
+ * round's drift (the machine's speed in that stretch of time, shared by
+ * the boots of a round), a boot effect (sd sigma) and the within-boot
+ * noise of a median (sd --within).
+ *
+ * A simulated bisect does what bisect.sh and step.sh do in rounds:
+ *	1. the ends in paired rounds (3 to R): dec_paired and dec_separated
+ *	   at PB_ROUNDS_ALPHA (0.02) and the minimum effect; not separated:
+ *	   "no regression" (exit 15);
+ *	2. binary search; a step boots GOOD, the candidate and BAD in each
+ *	   round and asks the rule: sprt, dec_sprt over the pool of every end
+ *	   pair measured so far (what step.sh does), or place, dec_place from
+ *	   round 3 (the rule before it); no answer after R rounds: skip;
+ *	   a range of skipped commits only: undecided (exit 1);
+ *	3. the culprit against its parent in paired rounds (dec_separated,
+ *	   minimum effect 0): not slower, "cannot decide" (exit 18).
+ *
+ * One line per size and sigma: decided % (exit 0), wrong % (exit 0 with a
+ * culprit that is not the one), the other endings (no regression at the
+ * ends check, undecided, culprit not confirmed), the steps decided (at
+ * all, and within 5 rounds), the steps decided wrongly, the rounds per
+ * step; the last line: "wrong culprits: W of M (P%)".
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decide.h"
+
+#define PROG		"pbsim"
+#define MAX_LIST	16
+#define MAX_ROUNDS	40
+#define MAX_COMMITS	4096
+#define MAX_POOL	4096
+#define ROUNDS_ALPHA	0.02	/* PB_ROUNDS_ALPHA in lib.sh */
+#define PLACE_ALPHA	0.02
+
+enum ending { END_RIGHT, END_WRONG, END_NOREG, END_UNDECIDED, END_UNCONF };
+
+struct opts {
+	int sprt;
+	double sizes[MAX_LIST], sigmas[MAX_LIST];
+	int nsizes, nsigmas;
+	int bisects, commits, max_rounds, ends_rounds;
+	double within, drift, min_effect;
+	uint64_t seed;
+};
+
+struct sim {
+	const struct opts *o;
+	uint64_t rng;
+	double sigma, bad_level;
+	int culprit;
+	double pool_g[MAX_POOL], pool_b[MAX_POOL];
+	int m;
+	long steps, decided_steps, decided5_steps, wrong_steps, rounds;
+};
+
+static void die(const char *msg)
+{
+	fprintf(stderr, PROG ": error: %s\n", msg);
+	exit(2);
+}
+
+/* xorshift64*, and a normal deviate by Box-Muller. */
+static double uniform(struct sim *s)
+{
+	s->rng ^= s->rng >> 12;
+	s->rng ^= s->rng << 25;
+	s->rng ^= s->rng >> 27;
+	return ((s->rng * 2685821657736338717ULL) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static double normal(struct sim *s)
+{
+	double u = uniform(s), v = uniform(s);
+
+	if (u < 1e-300)
+		u = 1e-300;
+	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
+}
+
+static double level(const struct sim *s, int commit)
+{
+	return commit >= s->culprit ? s->bad_level : 0;
+}
+
+/* One boot's median, in jobs/min around 1000 at GOOD's level. */
+static double boot(struct sim *s, int commit, double drift)
+{
+	return 1000 * exp(level(s, commit) + drift + s->sigma * normal(s) +
+			  s->o->within * normal(s));
+}
+
+static void pool_add(struct sim *s, double g, double b)
+{
+	if (s->m < MAX_POOL) {
+		s->pool_g[s->m] = g;
+		s->pool_b[s->m] = b;
+		s->m++;
+	}
+}
+
+/* Paired rounds of A against B (3 to R): is B slower by EFFECT%? */
+static int paired_rounds(struct sim *s, int a, int b, double effect, int pool,
+			 int max)
+{
+	double va[MAX_ROUNDS], vb[MAX_ROUNDS], drift;
+	struct dec_paired p;
+	int r;
+
+	for (r = 0; r < max; r++) {
+		drift = s->o->drift * normal(s);
+		va[r] = boot(s, a, drift);
+		vb[r] = boot(s, b, drift);
+		if (pool)
+			pool_add(s, va[r], vb[r]);
+		if (r + 1 < 3)
+			continue;
+		dec_paired(va, vb, r + 1, ROUNDS_ALPHA, &p);
+		if (dec_separated(&p, ROUNDS_ALPHA, effect))
+			return 1;
+	}
+	return 0;
+}
+
+/* One step: the verdict on COMMIT, DEC_UNSURE being a skip. */
+static int step(struct sim *s, int commit, int bad_end)
+{
+	double g[MAX_ROUNDS], b[MAX_ROUNDS], c[MAX_ROUNDS], drift;
+	struct dec_sprt q;
+	struct dec_place p;
+	int r, v = DEC_MORE;
+
+	s->steps++;
+	for (r = 0; r < s->o->max_rounds && v == DEC_MORE; r++) {
+		drift = s->o->drift * normal(s);
+		g[r] = boot(s, 0, drift);
+		c[r] = boot(s, commit, drift);
+		b[r] = boot(s, bad_end, drift);
+		pool_add(s, g[r], b[r]);
+		s->rounds++;
+		if (s->o->sprt) {
+			v = dec_sprt(s->pool_g, s->pool_b, s->m, g, b, c, r + 1,
+				     DEC_SPRT_ALPHA, s->o->max_rounds, &q);
+		} else if (r + 1 >= DEC_PLACE_MIN) {
+			v = dec_place(g, b, c, r + 1, PLACE_ALPHA, &p);
+			if (v == DEC_UNSURE && r + 1 < s->o->max_rounds)
+				v = DEC_MORE;
+		}
+	}
+	if (v == DEC_MORE)
+		v = DEC_UNSURE;
+	if (v != DEC_UNSURE)
+		s->decided_steps++;
+	if (v != DEC_UNSURE && r <= 5)
+		s->decided5_steps++;
+	if ((v == DEC_GOOD && commit >= s->culprit) ||
+	    (v == DEC_BAD && commit < s->culprit))
+		s->wrong_steps++;
+	return v;
+}
+
+static enum ending bisect(struct sim *s)
+{
+	static char skipped[MAX_COMMITS + 1];
+	int n = s->o->commits, lo = 0, hi = n, mid, best, i, v;
+
+	s->m = 0;
+	if (!paired_rounds(s, 0, n, s->o->min_effect, 1, s->o->ends_rounds))
+		return END_NOREG;
+	memset(skipped, 0, n + 1);
+	while (hi - lo > 1) {
+		mid = (lo + hi) / 2;
+		best = -1;
+		for (i = 1; i < hi - lo; i++) {
+			/* nearest to the middle first, alternating sides */
+			int k = mid + (i % 2 ? -(i / 2) : i / 2);
+
+			if (k > lo && k < hi && !skipped[k]) {
+				best = k;
+				break;
+			}
+		}
+		if (best < 0)
+			return END_UNDECIDED;
+		v = step(s, best, n);
+		if (v == DEC_GOOD)
+			lo = best;
+		else if (v == DEC_BAD)
+			hi = best;
+		else
+			skipped[best] = 1;
+	}
+	if (!paired_rounds(s, hi - 1, hi, 0, 0, s->o->max_rounds))
+		return END_UNCONF;
+	return hi == s->culprit ? END_RIGHT : END_WRONG;
+}
+
+static int parse_list(const char *arg, double *v)
+{
+	const char *p = arg;
+	char *end;
+	int n = 0;
+
+	for (;;) {
+		if (n == MAX_LIST)
+			die("too many values in a list (16 at most)");
+		v[n] = strtod(p, &end);
+		if (end == p || v[n] < 0 || !isfinite(v[n]) ||
+		    (*end && *end != ','))
+			die("a list holds non-negative numbers separated by commas");
+		n++;
+		if (!*end)
+			return n;
+		p = end + 1;
+	}
+}
+
+static long parse_int(const char *arg, long min, long max, const char *what)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+
+	if (*end || end == arg || v < min || v > max) {
+		fprintf(stderr, PROG ": error: %s must be an integer from %ld to %ld\n",
+			what, min, max);
+		exit(2);
+	}
+	return v;
+}
+
+static void parse(int argc, char **argv, struct opts *o)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			puts("usage: pbsim [--rule sprt|place] [--sizes PCT,...] [--sigmas SD,...] [--bisects M] [--commits N] [--max-rounds R] [--within SD] [--drift SD] [--min-effect PCT] [--seed S]");
+			exit(0);
+		}
+		if (!v)
+			die("an option without its value (see --help)");
+		i++;
+		if (!strcmp(a, "--rule")) {
+			if (strcmp(v, "sprt") && strcmp(v, "place"))
+				die("--rule is sprt or place");
+			o->sprt = !strcmp(v, "sprt");
+		} else if (!strcmp(a, "--sizes")) {
+			o->nsizes = parse_list(v, o->sizes);
+		} else if (!strcmp(a, "--sigmas")) {
+			o->nsigmas = parse_list(v, o->sigmas);
+		} else if (!strcmp(a, "--bisects")) {
+			o->bisects = parse_int(v, 1, 10000000, "--bisects");
+		} else if (!strcmp(a, "--commits")) {
+			o->commits = parse_int(v, 2, MAX_COMMITS, "--commits");
+		} else if (!strcmp(a, "--max-rounds")) {
+			o->max_rounds = parse_int(v, 3, MAX_ROUNDS, "--max-rounds");
+		} else if (!strcmp(a, "--ends-rounds")) {
+			o->ends_rounds = parse_int(v, 3, MAX_ROUNDS, "--ends-rounds");
+		} else if (!strcmp(a, "--seed")) {
+			o->seed = parse_int(v, 1, 2147483647, "--seed");
+		} else if (!strcmp(a, "--within")) {
+			parse_list(v, &o->within);
+		} else if (!strcmp(a, "--drift")) {
+			parse_list(v, &o->drift);
+		} else if (!strcmp(a, "--min-effect")) {
+			parse_list(v, &o->min_effect);
+		} else {
+			die("unknown option (see --help)");
+		}
+	}
+	for (i = 0; i < o->nsizes; i++)
+		if (o->sizes[i] <= 0 || o->sizes[i] >= 100)
+			die("a regression size is a percentage above 0 and below 100");
+}
+
+int main(int argc, char **argv)
+{
+	static struct sim s;
+	struct opts o = {
+		.sprt = 1, .bisects = 200, .commits = 64, .max_rounds = 6,
+		.within = 0.035, .drift = 0.10, .min_effect = 5, .seed = 1,
+		.sizes = { 2, 5, 10, 20, 40, 60 }, .nsizes = 6,
+		.sigmas = { 0, 0.05, 0.10, 0.15, 0.20, 0.25 }, .nsigmas = 6,
+	};
+	long total = 0, wrong_total = 0, cnt[5];
+	int i, j, k;
+
+	parse(argc, argv, &o);
+	if (!o.ends_rounds)
+		o.ends_rounds = o.max_rounds;
+	s.o = &o;
+	printf("rule %s, %d commits, %d bisects a cell, at most %d rounds a step, within %g, drift %g, minimum effect %g%%\n",
+	       o.sprt ? "sprt" : "place", o.commits, o.bisects, o.max_rounds,
+	       o.within, o.drift, o.min_effect);
+	printf("%6s %6s %9s %7s %7s %7s %7s %9s %9s %9s %7s\n", "size%", "sigma",
+	       "decided%", "wrong%", "noreg%", "undec%", "unconf%", "steps_ok%",
+	       "steps_ok5%", "steps_bad%", "rounds");
+	for (i = 0; i < o.nsizes; i++) {
+		for (j = 0; j < o.nsigmas; j++) {
+			s.rng = o.seed * 0x9E3779B97F4A7C15ULL + i * 7919 + j * 104729 + 1;
+			s.sigma = o.sigmas[j];
+			s.bad_level = log1p(-o.sizes[i] / 100);
+			s.steps = s.decided_steps = s.decided5_steps = 0;
+			s.wrong_steps = s.rounds = 0;
+			memset(cnt, 0, sizeof(cnt));
+			for (k = 0; k < o.bisects; k++) {
+				s.culprit = 1 + (int)(uniform(&s) * o.commits);
+				if (s.culprit > o.commits)
+					s.culprit = o.commits;
+				cnt[bisect(&s)]++;
+			}
+			total += o.bisects;
+			wrong_total += cnt[END_WRONG];
+			printf("%6g %6g %9.1f %7.2f %7.1f %7.1f %7.1f %9.1f %9.1f %9.2f %7.2f\n",
+			       o.sizes[i], o.sigmas[j],
+			       100.0 * (cnt[END_RIGHT] + cnt[END_WRONG]) / o.bisects,
+			       100.0 * cnt[END_WRONG] / o.bisects,
+			       100.0 * cnt[END_NOREG] / o.bisects,
+			       100.0 * cnt[END_UNDECIDED] / o.bisects,
+			       100.0 * cnt[END_UNCONF] / o.bisects,
+			       s.steps ? 100.0 * s.decided_steps / s.steps : 0,
+			       s.steps ? 100.0 * s.decided5_steps / s.steps : 0,
+			       s.steps ? 100.0 * s.wrong_steps / s.steps : 0,
+			       s.steps ? (double)s.rounds / s.steps : 0);
+			fflush(stdout);
+		}
+	}
+	printf("wrong culprits: %ld of %ld (%.2f%%)\n", wrong_total, total,
+	       100.0 * wrong_total / total);
+	return 0;
+}

@@ -1,0 +1,73 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# t21-decisions.sh: the decision rules of a bisect in rounds, simulated
+# over whole bisects with pbsim (bisect/decide.c, the code pbstat runs):
+# the bounds they must keep, stated here, and pbsim's refusal of bad input.
+# Bounds (1000 simulated bisects a cell, fixed seed): at most 1% of the
+# bisects name a wrong culprit and at most 1% of the steps are decided
+# wrongly, in every cell; the sequential rule decides more steps than the
+# fixed-sample rule before it, in fewer rounds.
+set -u
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+S=$T_TMP/pbsim
+
+if make -s -C "$T_TOP/bisect" O="$T_TMP" "$S" >"$T_TMP/cc" 2>&1; then
+	pass "pbsim builds with -Wall -Wextra -Werror"
+else
+	fail "pbsim builds with -Wall -Wextra -Werror"
+	sed 's/^/#   /' "$T_TMP/cc" | head -20
+	done_testing
+	exit 1
+fi
+
+# col TABLE SIZE SIGMA N: column N of a cell.
+col() {
+	awk -v s="$2" -v g="$3" -v c="$4" '$1 == s && $2 == g { print $c }' "$1"
+}
+# at_most VALUE BOUND DESC [UNIT]
+at_most() {
+	awk -v v="$1" -v b="$2" 'BEGIN { exit !(v != "" && v <= b) }' && pass "$3 ($1${4-%})" || fail "$3 ($1${4-%} > $2${4-%})"
+}
+
+sizes=5,10,20,40 sigmas=0,0.05,0.1,0.2
+"$S" --rule sprt --bisects 1000 --sizes $sizes --sigmas $sigmas >"$T_TMP/sprt" 2>"$T_TMP/err"
+is "$?:$(cat "$T_TMP/err")" "0:" "pbsim --rule sprt runs"
+"$S" --rule place --bisects 1000 --sizes $sizes --sigmas $sigmas >"$T_TMP/place" 2>"$T_TMP/err"
+is "$?:$(cat "$T_TMP/err")" "0:" "pbsim --rule place runs"
+like "$(tail -1 "$T_TMP/sprt")" '^wrong culprits: [0-9]+ of 16000 \([0-9.]+%\)$' "the last line counts the wrong culprits"
+for s in ${sizes//,/ }; do
+	for g in ${sigmas//,/ }; do
+		at_most "$(col "$T_TMP/sprt" "$s" "$g" 4)" 1 "sprt, $s% regression, sigma $g: wrong culprits at most 1%"
+		at_most "$(col "$T_TMP/sprt" "$s" "$g" 10)" 1 "sprt, $s% regression, sigma $g: steps decided wrongly at most 1%"
+	done
+done
+# The cells where rounds matter: more steps decided, fewer rounds a step.
+for c in "20 0.1" "10 0.05" "40 0.2"; do
+	read -r s g <<<"$c"
+	awk -v a="$(col "$T_TMP/sprt" "$s" "$g" 8)" -v b="$(col "$T_TMP/place" "$s" "$g" 8)" \
+		-v ra="$(col "$T_TMP/sprt" "$s" "$g" 11)" -v rb="$(col "$T_TMP/place" "$s" "$g" 11)" \
+		'BEGIN { exit !(a > b && ra < rb) }' &&
+		pass "$s% regression, sigma $g: sprt decides more steps than place, in fewer rounds" ||
+		fail "$s% regression, sigma $g: sprt decides more steps than place, in fewer rounds"
+done
+# Without noise a 40% regression is decided in one round a step, always.
+is "$(col "$T_TMP/sprt" 40 0 3):$(col "$T_TMP/sprt" 40 0 8)" "100.0:100.0" "40%, no boot noise: every bisect and step decided"
+at_most "$(col "$T_TMP/sprt" 40 0 11)" 1.1 "40%, no boot noise: about one round a step" " rounds"
+# The same seed gives the same table.
+"$S" --rule sprt --bisects 50 --sizes 20 --sigmas 0.1 --seed 7 >"$T_TMP/a"
+"$S" --rule sprt --bisects 50 --sizes 20 --sigmas 0.1 --seed 7 >"$T_TMP/b"
+is "$(cmp -s "$T_TMP/a" "$T_TMP/b" && echo same)" same "pbsim is deterministic for a seed"
+
+# Bad input: exit 2, one line.
+for args in "--rule magic" "--sizes 0" "--sizes 100" "--sigmas -1" "--sizes 1,,2" "--bisects 0" \
+	"--sizes 5,x" "--max-rounds 2" "--commits 1" "--seed x" "--frobnicate 1" "--rule"; do
+	# shellcheck disable=SC2086
+	run_rc "$S" $args
+	if [ "$rc" = 2 ] && [ "$(wc -l <"$T_TMP/err")" = 1 ] && [ ! -s "$T_TMP/out" ]; then
+		pass "pbsim $args: exit 2, one line"
+	else
+		fail "pbsim $args: exit 2, one line (exit $rc)"
+	fi
+done
+done_testing
