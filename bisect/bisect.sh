@@ -19,21 +19,21 @@
 #   THRESHOLD (jobs/min) overrides the one calibrated from the ends; BAD must
 #   be at least MIN_EFFECT_PCT (default 5; 1 in deterministic mode) slower
 #   than GOOD, beyond the noise.
-#   Samples: END_SAMPLES per end (default 8; the first 4 are enough when
-#   they show a large regression: every GOOD sample above every BAD one,
-#   GOOD at least twice and PB_ROUNDS_BELOW times BAD), each step starts
-#   with START (4), adds INC (4) while undecided, up to CAP (12), then skips.
-#   Each step judges its commit against GOOD and BAD booted afresh; a clear
-#   answer may reuse the ends that the calibration or an earlier step
-#   measured at most PB_ENDS_MAX_AGE seconds ago (default 600; 0 boots them
-#   at every step).
-#   A small regression (GOOD less than PB_ROUNDS_BELOW, default 2, times
-#   BAD, or ends the samples alone cannot separate) is within one boot's
-#   noise, so it is measured in rounds of fresh boots: first GOOD and BAD
-#   (no regression shown: exit 15), then at each step GOOD, the commit and
-#   BAD, a round at a time until a sequential test decides (pbstat sprt),
-#   at most PB_ROUNDS_MAX (10) rounds, and last the culprit against its
-#   parent. A THRESHOLD turns rounds off.
+#   Wall-clock mode: the boot is the unit. Boots of one kernel differ by
+#   15-30% under TCG, so the ends are first compared in paired rounds of
+#   fresh boots (no regression shown: exit 15), each step boots GOOD, the
+#   commit and BAD a round at a time until a sequential test decides
+#   (pbstat sprt, 1% error each way), at most PB_ROUNDS_MAX (10) rounds,
+#   and the culprit is confirmed against its parent in paired rounds.
+#   END_SAMPLES per end (default 8; the first 4 when they already show a
+#   large regression) calibrate the ends first.
+#   PB_ROUNDS_BELOW=R keeps rounds for GOOD less than R times BAD and
+#   judges larger regressions by the samples of one boot of the commit
+#   (START 4, adding INC 4 while undecided, up to CAP 12, then a skip)
+#   against ends booted afresh, or reused while at most PB_ENDS_MAX_AGE
+#   seconds old (default 600) for a clear answer: the older, faster rule,
+#   which counts the samples of a boot as independent. A THRESHOLD turns
+#   rounds off and judges that way too.
 #   A commit that builds the same kernel as one already judged (its changes
 #   are outside the build or only in comments: bisect/same-kernel.sh) takes
 #   that verdict without a build or a boot; PB_SAME_KERNEL=0 measures all.
@@ -55,8 +55,9 @@ case ${PB_SAME_KERNEL:-1} in
 0 | 1) ;;
 *) pb_die "$PB_USAGE" "PB_SAME_KERNEL='$PB_SAME_KERNEL' is not 0 or 1" ;;
 esac
-rounds_below=${PB_ROUNDS_BELOW:-2} rounds_max=${PB_ROUNDS_MAX:-10}
-pb_is_number "$rounds_below" || pb_die "$PB_USAGE" "PB_ROUNDS_BELOW='$rounds_below' is not a ratio"
+rounds_below=${PB_ROUNDS_BELOW:-} rounds_max=${PB_ROUNDS_MAX:-10}
+[ -z "$rounds_below" ] || pb_is_number "$rounds_below" ||
+	pb_die "$PB_USAGE" "PB_ROUNDS_BELOW='$rounds_below' is not a ratio"
 pb_is_uint "$rounds_max" && [ "$rounds_max" -ge 3 ] && [ "$rounds_max" -le 20 ] ||
 	pb_die "$PB_USAGE" "PB_ROUNDS_MAX='$rounds_max' is not a number of rounds from 3 to 20"
 tree='' good='' bad='' threshold='' ends=8 start=4 inc=4 cap=12 min_effect=''
@@ -276,8 +277,10 @@ echo "$mode $det_why" >"$state/mode"
 cal_start=$(date +%s)
 rounds=false gs=() bs=()
 if [ "$mode" = wall ]; then
-# smaller A B: succeed when A < PB_ROUNDS_BELOW * B (a small regression).
+# smaller A B: succeed when the steps are to be judged in rounds: always,
+# unless PB_ROUNDS_BELOW is set, and then when A < PB_ROUNDS_BELOW * B.
 smaller() {
+	[ -z "$rounds_below" ] && return 0
 	awk -v g="$1" -v b="$2" -v r="$rounds_below" 'BEGIN { exit !(b > 0 && g < r * b) }'
 }
 # calibrate MIN: measure both ends afresh up to MIN samples each (this run's

@@ -16,11 +16,13 @@
 #   boots' medians; pbstat paired: a t interval over the rounds), which
 #   cancels the drift of this kind of machine. After MIN_ROUNDS (default
 #   4) rounds continue while a fix is undecided, up to MAX_ROUNDS (8).
-#   A fix is "not back" when the 95% interval of its difference to BASE
-#   lies entirely below -TOLERANCE_PCT (default 2), "back to baseline"
-#   when the interval lies above it, and "back within the noise" when the
-#   interval straddles it after MAX_ROUNDS: not shown slower, but the
-#   noise is wider than the tolerance; the interval is printed.
+#   A fix is "not back" when the interval of its difference to BASE lies
+#   entirely below -TOLERANCE_PCT (default 2), "back to baseline" when the
+#   interval lies above it, and "undecided: within the noise" (exit 19)
+#   when the interval straddles it after MAX_ROUNDS; the table says which
+#   tolerance the noise could have resolved. Each look, after every round
+#   from MIN_ROUNDS on, takes its share of 5% (Bonferroni): the intervals
+#   are 1 - 0.05 / (MAX_ROUNDS - MIN_ROUNDS + 1), 99% at the defaults.
 #   -d det (or PB_MODE=det; auto, the default, picks det where this QEMU
 #   runs the vCPUs asked for): deterministic boots (bisect.sh --help), 2
 #   rounds at least, 3 at most unless -r/-M say otherwise; pbstat detcmp
@@ -39,10 +41,9 @@
 # one that does not apply stops everything with nothing changed. The run
 # directory keeps every sample (samples.tsv), the per-boot medians
 # (rounds.tsv), the log, table.txt and summary.json.
-# Exit: 0 every fix is back to baseline (or, in wall-clock mode, within the
-# noise), 1 some fix is not (or fails the torture), 17 a patch is missing or
-# does not apply, 19 a deterministic comparison stayed undecided, others as
-# bisect.sh.
+# Exit: 0 every fix is back to baseline, 1 some fix is not (or fails the
+# torture), 17 a patch is missing or does not apply, 19 a comparison stayed
+# undecided (within the noise, or within eps), others as bisect.sh.
 set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -105,6 +106,12 @@ fi
 : "${rmin:=4}" "${rmax:=8}" "${cpus:=$([ "$mode" = det ] && pb_det_cpus || echo 2)}"
 pb_is_uint "$rmin" && [ "$rmin" -ge 2 ] || pb_die "$PB_USAGE" "-r '$rmin': at least 2 rounds are needed"
 pb_is_uint "$rmax" && [ "$rmax" -ge "$rmin" ] || pb_die "$PB_USAGE" "-M '$rmax': give at least as many rounds as -r ($rmin)"
+# Error spending: a verdict may come after any round from rmin to rmax, so
+# each of those looks tests at 0.05 divided by their number (Bonferroni):
+# a fix is called back or not back wrongly at most 5% of the time overall.
+looks=$((rmax - rmin + 1))
+look_alpha=$(awk -v k="$looks" 'BEGIN { printf "%.6g", 0.05 / k }')
+ci_level=$(awk -v a="$look_alpha" 'BEGIN { printf "%.4g", 100 * (1 - a) }')
 [ -z "$summary" ] || [ -f "$summary" ] || pb_die "$PB_USAGE" "summary '$summary' not found"
 patches=()
 for p in "$@"; do
@@ -186,7 +193,7 @@ decide() {
 		[ "$(sed -n 's/.*within=\([01]\).*/\1/p' <<<"$stat")" = 1 ]
 		return
 	fi
-	stat=$("$pbstat" paired -a "${a[@]}" -b "${b[@]}") || pb_die "$PB_INTERNAL" "pbstat paired failed"
+	stat=$("$pbstat" paired --alpha "$look_alpha" -a "${a[@]}" -b "${b[@]}") || pb_die "$PB_INTERNAL" "pbstat paired failed"
 	lo=$(sed -n 's/.*ci_low_pct=\([-0-9.]*\).*/\1/p' <<<"$stat")
 	hi=$(sed -n 's/.*ci_high_pct=\([-0-9.]*\).*/\1/p' <<<"$stat")
 	awk -v h="$hi" -v l="$lo" -v t="$tol" 'BEGIN { exit !(h < -t || l >= -t) }'
@@ -265,14 +272,16 @@ for i in "${!names[@]}"; do
 		ratio=$(sed -n 's/.*ratio=\([-0-9.]*\).*/\1/p' <<<"$stat")
 		n=$(sed -n 's/^n=\([0-9]*\).*/\1/p' <<<"$stat")
 		jpm=$(pb_median "${s[@]}")
-		ci="95% CI ${lo}%..${hi}% over $n rounds"
+		ci="${ci_level}% CI ${lo}%..${hi}% over $n rounds"
 		if awk -v h="$hi" -v t="$tol" 'BEGIN { exit !(h < -t) }'; then
 			verdict="not back: ${delta}% ($ci, below -${tol}%)"
 			[ "$i" -ge 2 ] && allback=1
 		elif [ "$decided" -eq 0 ]; then
 			verdict="back to baseline (${delta}%, $ci)"
 		else
-			verdict="back within the noise (${delta}%, $ci: not shown slower than -${tol}%)"
+			# Within the noise is no answer: say what the noise resolves.
+			verdict="undecided: within the noise (${delta}%, $ci: not shown slower than -${tol}%, nor faster; the noise resolves a tolerance of $(awk -v l="$lo" -v h="$hi" 'BEGIN { printf "%.1f", (h - l) / 2 }')% here)"
+			[ "$i" -ge 2 ] && undecided=1
 		fi
 		[ "$i" -eq 0 ] && verdict="baseline"
 		[ "$i" -eq 1 ] && verdict="unfixed: ${delta}% ($ci)"
@@ -337,7 +346,7 @@ if [ "$reproduce" = 1 ]; then
 	elif [ "$mode" = det ] && [ "$(sed -n 's/.*slower=\([01]\).*/\1/p' <<<"$stat")" = 1 ]; then
 		answer="reproduced: BAD is ${delta}% against GOOD (deterministic, eps $(sed -n 's/.*eps_pct=\([0-9.]*\).*/\1/p' <<<"$stat")%)"
 	elif [ "$mode" = wall ] && [ "$dec" -eq 0 ] && awk -v h="$hi" -v t="$tol" 'BEGIN { exit !(h < -t) }'; then
-		answer="reproduced: BAD is ${delta}% against GOOD (95% CI ${lo}%..${hi}%, over $round rounds)"
+		answer="reproduced: BAD is ${delta}% against GOOD (${ci_level}% CI ${lo}%..${hi}%, over $round rounds)"
 	else
 		answer="not reproduced: BAD is ${delta}% against GOOD, not shown slower than -${tol}% ($stat)"
 	fi

@@ -389,6 +389,25 @@ like "$rc:$(tail -1 "$T_TMP/err")" '^15:bisect.sh: error: no regression between 
 	"drift fakes a regression: refused after the paired rounds, with their interval"
 # 4 calibration boots, then 2 a round, at most PB_ROUNDS_MAX (10) rounds.
 [ "$(wc -l <"$STUB_LOG")" -le $((4 + 2 * 10)) ] && pass "refused before any step" || fail "refused before any step"
+# Without PB_ROUNDS_BELOW a large regression (GOOD 2.9 times BAD) is
+# bisected in rounds too, the boot being the unit: one round a step.
+bisect2 -u PB_ROUNDS_BELOW
+is "$rc:$(jq -r .culprit "$latest/summary.json")" "0:$culprit2" "default, large regression: in rounds, the exact culprit"
+is "$(jq .rounds "$(readlink -f "$latest/state")/ends.json")" true "default, large regression: measured in rounds"
+ml="$(readlink -f "$latest/state")/measure.log"
+is "$(grep -cE '^step [0-9]+: [0-9a-f]+: verdict=(good|bad) n=1 ' "$ml")" \
+	"$(grep -cE '^step [0-9]+: [0-9a-f]+: verdict=' "$ml")" "default, large regression: every step decided in its first round"
+is "$(jq .confirmed "$latest/summary.json")" true "default, large regression: confirmed in paired rounds"
+# A stale cached GOOD from a slower host (0.3 times the speed, below BAD)
+# is never an end in wall-clock mode: the ends are measured afresh.
+rm -rf "$PERFBISECT_HOME/bisect" "$PERFBISECT_HOME/results"
+: >"$STUB_LOG"
+STUB_DRIFT=0.3 STUB_DRIFT_AFTER=0 "$b/samples.sh" -n 8 "$toy2" HEAD~40 -- >"$T_TMP/stale" 2>&1
+like "$(sort -n "$T_TMP/stale" | tail -1)" '^[1-3][0-9]{2}(\.[0-9]+)?$' "a slower host's GOOD in the results cache (at most 399 jobs/min)"
+run_rc "$b/bisect.sh" -t "$toy2" -g HEAD~40 -b HEAD -e 6 -n 4 -i 4 -N 8
+is "$rc:$(jq -r .culprit "$latest/summary.json")" "0:$culprit2" "a stale cached GOOD from a slower host: the exact culprit"
+is "$(jq '[.good_samples[] | select(. < 500)] | length' "$(readlink -f "$latest/state")/ends.json")" 0 \
+	"a stale cached GOOD from a slower host: none of its samples among the ends"
 bisect4 PB_ROUNDS_MAX=2
 like "$rc:$(cat "$T_TMP/err")" "^2:bisect.sh: error: PB_ROUNDS_MAX='2' is not a number of rounds" "PB_ROUNDS_MAX below 3: usage error"
 
