@@ -10,23 +10,25 @@
 # Usage: bench/bisect.sh [-w|-c] [RESULT_FILE]   (default bench/results/bisect.txt, appended)
 #   -w  skip the cold run: the warm runs use the ccache of $PERFBISECT_HOME
 #   -c  the cold run only
+#   BENCH_HOME=DIR   a new or empty directory for its PERFBISECT_HOME, kept
+#                    (default: a new one from mktemp, removed at the end)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=../bisect/lib.sh
+. "$top/bisect/lib.sh"
 warm_only=0 cold_only=0
 case ${1:-} in
--h | --help)
-	sed -n '3,12s/^# \{0,1\}//p' "$0"
-	exit 0
-	;;
 -w) warm_only=1 && shift ;;
 -c) cold_only=1 && shift ;;
 esac
+pb_bench_args "$@"
 out=${1:-$top/bench/results/bisect.txt}
-main_home=${PERFBISECT_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/perfbisect}
+main_home=$PERFBISECT_HOME
 "$top/bisect/kernel-src.sh" >/dev/null || exit
-export PERFBISECT_HOME=${BENCH_HOME:-/tmp/perfbisect-bench-bisect}
-rm -rf "$PERFBISECT_HOME"
-mkdir -p "$PERFBISECT_HOME" "$(dirname "$out")"
+PERFBISECT_HOME=$(pb_scratch bench-bisect "${BENCH_HOME:-}") || exit
+export PERFBISECT_HOME
+[ -n "${BENCH_HOME:-}" ] || trap 'rm -rf "$PERFBISECT_HOME"' EXIT
+mkdir -p "$(dirname "$out")" || exit
 ln -s "$main_home/linux-6.1" "$PERFBISECT_HOME/linux-6.1"
 [ "$warm_only" = 1 ] && ln -s "$main_home/ccache" "$PERFBISECT_HOME/ccache"
 # The lab exists before the clock starts, as for bench/compare.sh and

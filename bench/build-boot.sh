@@ -6,14 +6,19 @@
 # boot-to-result seconds under TCG. Uses its own PERFBISECT_HOME so the
 # ccache really starts cold; reuses the imported kernel tree.
 # Usage: bench/build-boot.sh [RESULT_FILE]   (default bench/results/build-boot.txt)
+#   BENCH_HOME=DIR   a new or empty directory for its PERFBISECT_HOME, kept
+#                    (default: a new one from mktemp, removed at the end)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=../bisect/lib.sh
+. "$top/bisect/lib.sh"
+pb_bench_args "$@"
 out=${1:-$top/bench/results/build-boot.txt}
-main_home=${PERFBISECT_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/perfbisect}
+main_home=$PERFBISECT_HOME
 src=$("$top/bisect/kernel-src.sh") || exit
-export PERFBISECT_HOME=${BENCH_HOME:-/tmp/perfbisect-bench-build}
-rm -rf "$PERFBISECT_HOME"
-mkdir -p "$PERFBISECT_HOME" "$(dirname "$out")"
+PERFBISECT_HOME=$(pb_scratch bench-build "${BENCH_HOME:-}") || exit
+export PERFBISECT_HOME
+mkdir -p "$(dirname "$out")" || exit
 ln -s "$main_home/linux-6.1" "$PERFBISECT_HOME/linux-6.1"
 b=$top/bisect
 
@@ -54,4 +59,4 @@ row() { printf '%-44s %8s s  ccache %5s hits %5s misses\n' "$1" "$2" "$3" "$4"; 
 	done
 	echo "boot to result and power-off, TCG, 2 vCPUs (5 boots): ${times[*]} s; accel: $(jq -r .accel "$PERFBISECT_HOME/boot1/boot.json")"
 } | tee "$out"
-rm -rf "$PERFBISECT_HOME"
+[ -n "${BENCH_HOME:-}" ] || rm -rf "$PERFBISECT_HOME"

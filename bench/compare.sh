@@ -6,15 +6,18 @@
 # perfbisect (bench/bisect.sh gives perfbisect's cold and warm figures).
 # Holds perfbisect's build lock for the whole run.
 # Usage: bench/compare.sh [RESULT_FILE]   (default bench/results/compare.txt, appended)
-#   BENCH_NAIVE_DIR=DIR        scratch dir, emptied first (default /tmp/perfbisect-naive)
-#   BENCH_NAIVE_KEEP=1         keep the clone of an earlier run and its build
-#                              (a developer's tree is built already): the
-#                              first build is incremental, as the others are
+#   BENCH_NAIVE_DIR=DIR        scratch dir: new or empty (default: a new one
+#                              from mktemp, removed at the end)
+#   BENCH_NAIVE_KEEP=1         with BENCH_NAIVE_DIR: reuse the clone of an
+#                              earlier run there and its build (a developer's
+#                              tree is built already): the first build is
+#                              incremental, as the others are
 #   BENCH_NAIVE_APPEND='...'   more guest parameters, e.g. pb_workfile=few_bkl
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=../bisect/lib.sh
 . "$top/bisect/lib.sh"
+pb_bench_args "$@"
 out=${1:-$top/bench/results/compare.txt}
 extra=${BENCH_NAIVE_APPEND:-}
 case $extra in
@@ -24,16 +27,20 @@ lab=$("$top/bisect/lab.sh") || exit
 desc=$(dirname "$lab")/lab.json
 cpio=$("$top/bisect/initramfs.sh") || exit
 cfg=$("$top/bisect/build.sh" "$lab" good)/config || exit
-work=${BENCH_NAIVE_DIR:-/tmp/perfbisect-naive}
+work=${BENCH_NAIVE_DIR:-}
 keep=${BENCH_NAIVE_KEEP:-0}
 case $keep in
 0 | 1) ;;
 *) pb_die "$PB_USAGE" "BENCH_NAIVE_KEEP='$keep': 0 or 1" ;;
 esac
+[ "$keep" = 0 ] || [ -n "$work" ] || pb_die "$PB_USAGE" "BENCH_NAIVE_KEEP=1 needs BENCH_NAIVE_DIR (the directory of an earlier run)"
 # Only a clone of this very lab (the same good and bad) is kept.
 [ "$keep" = 1 ] && [ "$(git -C "$work/linux" rev-parse good bad 2>/dev/null)" = "$(git -C "$lab" rev-parse good bad)" ] ||
 	keep=0
-[ "$keep" = 1 ] || rm -rf "$work"
+if [ "$keep" = 0 ]; then
+	work=$(pb_scratch naive "$work") || exit
+	[ -n "${BENCH_NAIVE_DIR:-}" ] || trap 'rm -rf "$work"' EXIT
+fi
 mkdir -p "$(dirname "$out")"
 pb_lock_wait "$PB_BUILD_LOCK" "the kernel build slot (one build at a time on this machine)"
 # No ccache, as in a tree of one's own: drop ccache's wrappers from PATH.

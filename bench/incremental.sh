@@ -11,18 +11,13 @@
 # Usage: bench/incremental.sh [RESULT_FILE]   (default bench/results/incremental.txt, appended)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-case ${1:-} in
--h | --help)
-	sed -n '3,11s/^# \{0,1\}//p' "$0"
-	exit 0
-	;;
--*)
-	echo "incremental.sh: unknown option '$1' (see --help)" >&2
-	exit 2
-	;;
-esac
+# shellcheck source=../bisect/lib.sh
+. "$top/bisect/lib.sh"
+pb_bench_args "$@"
 out=${1:-$top/bench/results/incremental.txt}
-main_home=${PERFBISECT_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/perfbisect}
+main_home=$PERFBISECT_HOME
+homes=()
+trap 'rm -rf "${homes[@]}"' EXIT
 "$top/bisect/kernel-src.sh" >/dev/null || exit
 lab=$("$top/bisect/lab.sh") || exit
 labjson=$(dirname "$lab")/lab.json
@@ -40,14 +35,15 @@ declare -A sha=()
 for keep in 0 1; do
 	mode=plain
 	[ "$keep" = 1 ] && mode=kept-times
-	home=/tmp/perfbisect-bench-incremental-$mode
-	rm -rf "$home" && mkdir -p "$home" || exit
+	home=$(pb_scratch "bench-incremental-$mode") || exit
+	homes+=("$home")
 	ln -s "$main_home/linux-6.1" "$home/linux-6.1" &&
 		ln -s "$main_home/ccache" "$home/ccache" || exit
 	for rev in "${revs[@]}"; do
 		start=$SECONDS
 		art=$(PERFBISECT_HOME=$home PB_KEEP_TIMES=$keep "$top/bisect/build.sh" "$lab" "$rev" 2>>"$home/build.err") || {
-			echo "incremental.sh: build of ${rev:0:12} failed; see $home/build.err" >&2
+			pb_warn "build of ${rev:0:12} failed:"
+			tail -5 "$home/build.err" >&2
 			exit 1
 		}
 		s=$(jq -r .bzimage_sha256 "$art/build.json")

@@ -9,20 +9,22 @@
 # one bad sample that ktest measures first, like bench/compare.sh.
 # Holds perfbisect's build lock for the whole run.
 # Usage: bench/ktest.sh [RESULT_FILE]   (default bench/results/ktest.txt, appended)
-#   BENCH_KTEST_DIR=DIR          scratch dir, emptied first (default /tmp/perfbisect-ktest)
+#   BENCH_KTEST_DIR=DIR          scratch dir: new or empty (default: a new one
+#                                from mktemp)
 #   BENCH_KTEST_THRESHOLD=JPM    fixed threshold: no calibration boots
 #   BENCH_KTEST_TIMEOUT=SECONDS  stop ktest.pl after this long (default 21600)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=../bisect/lib.sh
 . "$top/bisect/lib.sh"
+pb_bench_args "$@"
 out=${1:-$top/bench/results/ktest.txt}
 lab=$("$top/bisect/lab.sh") || exit
 desc=$(dirname "$lab")/lab.json
 cpio=$("$top/bisect/initramfs.sh") || exit
 cfg=$("$top/bisect/build.sh" "$lab" good)/config || exit
 ktest=$PERFBISECT_HOME/linux-6.1/tools/testing/ktest/ktest.pl
-work=${BENCH_KTEST_DIR:-/tmp/perfbisect-ktest}
+work=$(pb_scratch ktest "${BENCH_KTEST_DIR:-}") || exit
 thr=${BENCH_KTEST_THRESHOLD:-}
 pb_need perl git make gcc qemu-system-x86_64 flock jq
 [ -f "$ktest" ] || pb_die "$PB_NOTOOL" "$ktest not found: run bisect/kernel-src.sh"
@@ -32,7 +34,6 @@ case "$work$top$cfg$cpio" in
 *[[:space:]\#]*) pb_die "$PB_USAGE" "paths must not contain blanks or '#': $work $top $cfg $cpio" ;;
 esac
 
-rm -rf "$work"
 mkdir -p "$work/state" "$(dirname "$out")" || exit
 state=$work/state
 mkfifo "$state/console" "$work/stdin" || exit

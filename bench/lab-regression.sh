@@ -6,19 +6,30 @@
 # Usage: bench/lab-regression.sh [-b BOOTS] [-n SAMPLES] [RESULT_FILE]
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=../bisect/lib.sh
+. "$top/bisect/lib.sh"
 boots=2 samples=5
-while getopts b:n: opt; do
+[ "${1:-}" = --help ] && {
+	pb_usage
+	exit 0
+}
+while getopts b:n:h opt; do
 	case $opt in
 	b) boots=$OPTARG ;;
 	n) samples=$OPTARG ;;
-	*) exit 2 ;;
+	h)
+		pb_usage
+		exit 0
+		;;
+	*) pb_die "$PB_USAGE" "unknown option (see --help)" ;;
 	esac
 done
 shift $((OPTIND - 1))
+pb_bench_args "$@"
+pb_check_range "boots (-b)" "$boots" 1 50
+pb_check_range "samples (-n)" "$samples" 1 100
 out=${1:-$top/bench/results/lab-regression.txt}
 lab=$("$top/bisect/lab.sh") || exit
-# shellcheck source=../bisect/lib.sh
-. "$top/bisect/lib.sh"
 pbstat=$(PB_QUIET=1 pb_tool pbstat) || exit
 mkdir -p "$(dirname "$out")" || exit
 tmp=$(mktemp -d) || exit

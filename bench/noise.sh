@@ -11,21 +11,32 @@
 #   when it was tried (bench/README.md).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=../bisect/lib.sh
+. "$top/bisect/lib.sh"
 boots=3 samples=6 repo='' rev=good
-while getopts b:n:t:r: opt; do
+[ "${1:-}" = --help ] && {
+	pb_usage
+	exit 0
+}
+while getopts b:n:t:r:h opt; do
 	case $opt in
 	b) boots=$OPTARG ;;
 	n) samples=$OPTARG ;;
 	t) repo=$OPTARG ;;
 	r) rev=$OPTARG ;;
-	*) exit 2 ;;
+	h)
+		pb_usage
+		exit 0
+		;;
+	*) pb_die "$PB_USAGE" "unknown option (see --help)" ;;
 	esac
 done
 shift $((OPTIND - 1))
+pb_bench_args "$@"
+pb_check_range "boots (-b)" "$boots" 1 50
+pb_check_range "samples (-n)" "$samples" 1 100
 out=${1:-$top/bench/results/noise.txt}
 [ -n "$repo" ] || repo=$("$top/bisect/lab.sh") || exit
-# shellcheck source=../bisect/lib.sh
-. "$top/bisect/lib.sh"
 pbstat=$(PB_QUIET=1 pb_tool pbstat) || exit
 SETTINGS=(
 	"-T 50 -J 10 -W high_systime"

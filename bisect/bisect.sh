@@ -134,7 +134,7 @@ fi
 [ -n "$good" ] && [ -n "$bad" ] || pb_die "$PB_USAGE" "give both ends: GOOD=<rev> BAD=<rev> (-g, -b)"
 repo=$(pb_resolve_repo "$tree") || exit
 if [ "$(git -C "$repo" rev-parse --is-bare-repository)" = false ] &&
-	[ -n "$(git -C "$repo" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+	[ -n "$(git --no-optional-locks -C "$repo" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
 	pb_die "$PB_DIRTY" "$repo has uncommitted changes; perfbisect bisects commits: commit or stash them first"
 fi
 gsha=$(pb_resolve_rev "$repo" "$good") || exit

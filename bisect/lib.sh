@@ -85,6 +85,36 @@ pb_usage() {
 	awk 'NR >= 3 && /^#/ { sub(/^# ?/, ""); print; next } NR >= 3 { exit }' "$0"
 }
 
+# pb_bench_args ARG...: the arguments of a bench script that takes at most
+# one RESULT_FILE: -h or --help prints its usage and exits 0; an option,
+# or a second argument, exits PB_USAGE before anything is done.
+pb_bench_args() {
+	case ${1:-} in
+	-h | --help)
+		pb_usage
+		exit 0
+		;;
+	-*) pb_die "$PB_USAGE" "unknown option '$1' (see --help)" ;;
+	esac
+	[ $# -le 1 ] || pb_die "$PB_USAGE" "at most one result file, not '$2' too (see --help)"
+}
+
+# pb_scratch NAME [DIR]: print a scratch directory for a bench script: DIR
+# when given (made if missing; it must be empty, and nothing in it is ever
+# removed for the script), else a new one from mktemp, which the script
+# may remove. No bench script empties a directory it did not make.
+pb_scratch() {
+	local d
+	if [ -n "${2:-}" ]; then
+		mkdir -p "$2" || pb_die "$PB_USAGE" "cannot create $2"
+		[ -z "$(ls -A "$2")" ] || pb_die "$PB_USAGE" "$2 is not empty: give a new or empty directory"
+		echo "$2"
+		return
+	fi
+	d=$(mktemp -d "${TMPDIR:-/tmp}/perfbisect-$1.XXXXXX") || pb_die "$PB_INTERNAL" "cannot make a scratch directory"
+	echo "$d"
+}
+
 # pb_die CODE MESSAGE...: print "prog: error: MESSAGE" on stderr and exit CODE.
 pb_die() {
 	local code=$1
@@ -218,8 +248,14 @@ pb_resolve_repo() {
 	if [ "$(git -C "$1" rev-parse --is-bare-repository 2>/dev/null)" = true ]; then
 		top=$(git -C "$1" rev-parse --absolute-git-dir)
 	else
-		top=$(git -C "$1" rev-parse --show-toplevel 2>/dev/null) ||
+		top=$(git -C "$1" rev-parse --show-toplevel 2>&1) || {
+			# git's own words when it refuses a repository it could read.
+			case $top in
+			*"dubious ownership"*)
+				pb_die "$PB_NOTREPO" "git refuses '$1': $(grep -m1 'dubious ownership' <<<"$top" | sed 's/^fatal: //'); to trust it: git config --global --add safe.directory '$1'" ;;
+			esac
 			pb_die "$PB_NOTREPO" "'$1' is not a git repository (give the top of a kernel git checkout)"
+		}
 	fi
 	echo "$top"
 }
@@ -433,8 +469,13 @@ pb_boot_jpm() {
 # its date are fixed, so the same patch on the same parent gives the same
 # commit everywhere (and hits perfbisect's caches).
 pb_commit_patch() {
-	local gd=$1 parent=$2 patch=$3 tmp tree author email date subject rc=1
+	local gd=$1 parent=$2 patch=$3 tmp tree author email date subject rc=1 alts=() t f
 	tmp=$(mktemp -d) || return 1
+	# Writing an object that exists already, even in an alternate (the
+	# user's object store), makes git freshen that file's time: the times
+	# of the alternates' files are put back afterwards.
+	[ -f "$gd/objects/info/alternates" ] && mapfile -t alts <"$gd/objects/info/alternates"
+	pb_mtimes "${alts[@]}" >"$tmp/mtimes"
 	(
 		export GIT_DIR=$gd GIT_INDEX_FILE=$tmp/index
 		git mailinfo "$tmp/msg" "$tmp/diff" <"$patch" >"$tmp/info" &&
@@ -451,8 +492,22 @@ pb_commit_patch() {
 			git commit-tree "$tree" -p "$parent" -F <(printf '%s\n\n' "${subject:-${patch##*/}}"; cat "$tmp/msg")
 	)
 	rc=$?
+	pb_mtimes "${alts[@]}" | awk 'NR == FNR { t[$2] = $1; next } ($2 in t) && t[$2] != $1 { print $1, $2 }' \
+		- "$tmp/mtimes" >"$tmp/changed"
+	while read -r t f; do
+		touch -m -d "@$t" "$f" || pb_warn "cannot put back the time of $f"
+	done <"$tmp/changed"
 	rm -rf "$tmp"
 	return "$rc"
+}
+
+# pb_mtimes DIR...: print "MTIME PATH" for every file under the existing DIRs.
+pb_mtimes() {
+	local d
+	for d in "$@"; do
+		[ -d "$d" ] && find "$d" -type f -printf '%T@ %p\n'
+	done
+	return 0
 }
 
 # pb_tokens FILE: print FILE as the compiler sees it, comments gone, line

@@ -44,6 +44,17 @@ like() {
 	fi
 }
 
+# same_text GOT WANT DESC: pass when the texts are equal; else show the
+# lines that differ (< want, > got).
+same_text() {
+	if [ "$1" = "$2" ]; then
+		pass "$3"
+	else
+		fail "$3"
+		diff <(printf '%s\n' "$2") <(printf '%s\n' "$1") | head -10 | sed 's/^/#   /'
+	fi
+}
+
 # unlike GOT REGEX DESC: pass when no line of GOT matches the extended REGEX.
 unlike() {
 	if printf '%s\n' "$1" | grep -qE -- "$2"; then

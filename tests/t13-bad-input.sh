@@ -65,6 +65,49 @@ run_rc bash -c '. "$1/bisect/lib.sh"; pb_need busybox-nonesuch-cmd' _ "$T_TOP"
 is "$rc" 5 "missing tool: exit 5"
 like "$(cat "$T_TMP/err")" "apt-get install busybox-nonesuch-cmd" "missing tool: says what to install"
 
+# A repository git refuses (another owner): git's reason and its fix are
+# passed on, not "not a git repository". Needs root to give it away.
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+	cp -a "$toy" "$T_TMP/theirs" && chown -R nobody "$T_TMP/theirs"
+	expect 3 "a repository owned by another user" env HOME="$T_TMP" "$b/bisect.sh" -t "$T_TMP/theirs" -g HEAD -b HEAD
+	like "$(cat "$T_TMP/err")" "dubious ownership.*safe.directory" "another owner: git's reason and the fix"
+	rm -rf "$T_TMP/theirs"
+fi
+
+# The front door: bare, it prints the usage and exits 2; --version;
+# help COMMAND and --help anywhere give the command's usage; messages
+# name the command as git's do.
+p=$b/perfbisect
+run_rc "$p"
+is "$rc:$(grep -c '^Usage: perfbisect COMMAND' "$T_TMP/err")" "2:1" "bare perfbisect: the usage on stderr, exit 2"
+run_rc "$p" --version
+like "$rc:$(cat "$T_TMP/out")" '^0:perfbisect [0-9a-f]{7,}' "perfbisect --version: the commit"
+run_rc "$p" help validate
+like "$rc:$(head -1 "$T_TMP/out")" '^0:validate.sh: prove whether fix patches' "perfbisect help validate: validate's usage"
+run_rc "$p" bisect -t "$toy" -x 5 --help
+like "$rc:$(head -1 "$T_TMP/out")" '^0:bisect.sh: find the commit' "perfbisect bisect ... --help: bisect's usage, nothing run"
+expect 2 "perfbisect help nosuch" "$p" help nosuch
+expect 2 "perfbisect nosuch" "$p" nosuch
+run_rc "$p" bisect -t "$T_TMP/nowhere" -g a -b b
+like "$(cat "$T_TMP/err")" '^perfbisect bisect: error: ' "perfbisect bisect: messages say 'perfbisect bisect:'"
+
+# The bench scripts: --help prints the usage (exit 0); an unknown option
+# or a second argument exits 2; none of the three makes or removes
+# anything first.
+mkdir -p "$T_TMP/bh"
+for s in "$T_TOP"/bench/*.sh; do
+	n=${s##*/} ok=1
+	PERFBISECT_HOME=$T_TMP/bh run_rc "$s" --help
+	[ "$rc" = 0 ] && grep -qi usage "$T_TMP/out" || ok=0
+	PERFBISECT_HOME=$T_TMP/bh run_rc "$s" --frobnicate
+	[ "$rc" = 2 ] || ok=0
+	PERFBISECT_HOME=$T_TMP/bh run_rc "$s" "$T_TMP/r1" "$T_TMP/r2"
+	[ "$rc" = 2 ] || ok=0
+	[ -z "$(ls -A "$T_TMP/bh")" ] && [ ! -e "$T_TMP/r1" ] || ok=0
+	[ "$ok" = 1 ] && pass "bench/$n: --help 0, unknown option 2, two result files 2, nothing made" ||
+		fail "bench/$n: --help 0, unknown option 2, two result files 2, nothing made"
+done
+
 # --help is true: every script prints its usage and exits 0.
 for s in build.sh boot.sh measure.sh initramfs.sh kernel-src.sh deps.sh demo.sh config-check.sh perfbisect; do
 	run_rc "$b/$s" --help

@@ -54,7 +54,12 @@ git -C "$toy" bisect good "tip~30" >/dev/null 2>&1
 snapshot() {
 	(cd "$toy" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum)
 }
-before=$(snapshot)
+# mtimes: every file's modification time in the user's tree and .git
+# (the index and loose objects included).
+mtimes() {
+	(cd "$toy" && find . -type f -printf '%T@ %p\n' | LC_ALL=C sort -k2)
+}
+before=$(snapshot) before_t=$(mtimes)
 
 run_rc "$b/bisect.sh" -t "$toy" -g start -b tip -e 6 -n 4 -i 4 -N 8
 is "$rc" 0 "bisect finds a culprit: exit 0"
@@ -79,6 +84,7 @@ else
 	fail "SVG plot written"
 fi
 is "$(snapshot)" "$before" "user's checkout, index, stash and .git byte-for-byte unchanged"
+same_text "$(mtimes)" "$before_t" "user's files, index and objects keep their modification times"
 is "$(git -C "$toy" bisect log | grep -c '^git bisect good')" 1 "user's own bisect is intact"
 is "$(git -C "$toy" stash list | wc -l)" 1 "user's stash is intact"
 

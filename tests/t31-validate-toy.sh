@@ -45,7 +45,12 @@ printf -- '--- a/nosuch\n+++ b/nosuch\n@@ -1 +1 @@\n-x\n+y\n' >"$T_TMP/broken.pa
 snapshot() {
 	(cd "$toy" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum)
 }
-before=$(snapshot)
+# mtimes: every file's modification time in the user's tree and .git
+# (the index and loose objects included).
+mtimes() {
+	(cd "$toy" && find . -type f -printf '%T@ %p\n' | LC_ALL=C sort -k2)
+}
+before=$(snapshot) before_t=$(mtimes)
 
 # The stub's noise resolves about 2.5% in 3 to 8 rounds: a 5% tolerance.
 run_rc "$v" -t "$toy" -B good -O bad -r 3 -x 5 "$T_TMP/back.patch"
@@ -99,4 +104,5 @@ is "$rc:$(cat "$T_TMP/err")" "2:validate.sh: error: rounds (-r) '1' is not a who
 run_rc "$v" -t "$toy" -B good -O bad -r 5 -M 4 "$T_TMP/back.patch"
 is "$rc" 2 "a cap below the minimum rounds: exit 2"
 is "$(snapshot)" "$before" "user's tree byte-for-byte unchanged"
+same_text "$(mtimes)" "$before_t" "user's files, index and objects keep their modification times"
 done_testing

@@ -183,7 +183,7 @@ is "$rc" 15 "reproduce det: 5% is not a 6% regression (exit 15)"
 like "$(cat "$T_TMP/out")" 'not reproduced: BAD is -[45](\.[0-9]+)?% against GOOD, not shown slower than -6%' "reproduce det: not reproduced, with the reason"
 run_rc "$b/reproduce.sh" -t "$vt" -d wall -x 1 -r 3 good bad
 is "$rc" 0 "reproduce wall: reproduced in paired rounds"
-like "$(cat "$T_TMP/out")" 'reproduced: BAD is -[0-9.]+% against GOOD \(95% CI' "reproduce wall: with its interval"
+like "$(cat "$T_TMP/out")" 'reproduced: BAD is -[0-9.]+% against GOOD \([0-9.]+% CI' "reproduce wall: with its interval"
 run_rc "$b/reproduce.sh" -t "$vt" good
 is "$rc" 2 "reproduce: GOOD without BAD is a usage error"
 run_rc "$b/reproduce.sh" -t "$vt" -x 1 good bad "$T_TMP/back.patch"
