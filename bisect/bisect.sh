@@ -151,17 +151,24 @@ if [ -z "${PB_MEASURE:-}" ]; then
 fi
 pbstat=$(pb_tool pbstat) || exit
 
-# The saved state of this bisect: its arguments and what defines its
-# measurements (pb_measure_id, with the deterministic clock unless -d wall),
-# so a changed reproducer, config fragment or QEMU starts a bisect afresh
-# instead of mixing verdicts measured two ways.
+# The saved state of this bisect: its arguments, its decision settings and
+# what defines its measurements (pb_measure_id, with the deterministic
+# clock unless -d wall), so a changed reproducer, config fragment, QEMU or
+# setting starts a bisect afresh instead of mixing verdicts reached two
+# ways. The earlier bisect of the same ends keeps its state and runs.
 idopts=("${mopts[@]}")
 [ "$mode" = wall ] || idopts+=(-d det)
 key=$(pb_sha "$repo" "$gsha" "$bsha" "$(pb_measure_id "${PB_MEASURE:-$PB_TOP/bisect/measure.sh}" "${idopts[@]}")" \
-	"${mopts[@]}" "mode=$mode" "E=${min_effect:-default}" "x=$threshold")
+	"${mopts[@]}" "mode=$mode" "E=${min_effect:-default}" "x=$threshold" \
+	"e=$ends n=$start i=$inc N=$cap below=$rounds_below max=$rounds_max")
 state="$PERFBISECT_HOME/bisect/$key"
-mkdir -p "$state" || pb_die "$PB_INTERNAL" "cannot create $state"
 pb_lock "$PERFBISECT_HOME/locks/bisect-$(pb_sha "$repo").lock" "a bisect of $repo"
+last="$PERFBISECT_HOME/bisect/last-$(pb_sha "$repo" "$gsha" "$bsha")"
+prev=$(cat "$last" 2>/dev/null)
+if [ -n "$prev" ] && [ "$prev" != "$key" ] && [ -d "$PERFBISECT_HOME/bisect/$prev" ] && [ ! -e "$state/ends" ]; then
+	pb_info "these ends were bisected with other settings or another measurement (state $PERFBISECT_HOME/bisect/$prev, kept): starting a new bisect"
+fi
+mkdir -p "$state" && echo "$key" >"$last" || pb_die "$PB_INTERNAL" "cannot create $state"
 if [ "$restart" = 1 ] && [ -e "$state/ends" ]; then
 	rm -rf "$state" && mkdir -p "$state" || pb_die "$PB_INTERNAL" "cannot remove $state to start over"
 	pb_info "-R: starting this bisect over (measurements in the results cache are still used)"

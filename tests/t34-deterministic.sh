@@ -69,6 +69,15 @@ before=$(wc -l <"$STUB_LOG")
 run_rc "$b/bisect.sh" -t "$T_TMP/small" -g start -b tip -d det -E 1
 is "$rc" 0 "det: a second run answers again"
 is "$(wc -l <"$STUB_LOG")" "$before" "det: a second run boots nothing (cache and saved state)"
+# A changed decision setting (-e) is a new bisect, said so; the old one
+# keeps its state.
+old_state=$(readlink -f "$PERFBISECT_HOME/runs/latest/state")
+run_rc env PB_QUIET=0 "$b/bisect.sh" -t "$T_TMP/small" -g start -b tip -d det -E 1 -e 9
+is "$rc" 0 "a changed setting (-e 9): answers"
+like "$(cat "$T_TMP/err")" 'other settings or another measurement .*kept\): starting a new bisect' "a changed setting: says it starts a new bisect"
+unlike "$(cat "$PERFBISECT_HOME/runs/latest/bisect.log")" '^resuming' "a changed setting: nothing replayed"
+[ -s "$old_state/bisect.log" ] && [ "$old_state" != "$(readlink -f "$PERFBISECT_HOME/runs/latest/state")" ] &&
+	pass "a changed setting: the old bisect's state is kept" || fail "a changed setting: the old bisect's state is kept"
 
 # Deterministic and wall-clock results never share a cache entry; nor do
 # two -icount settings.
