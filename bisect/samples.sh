@@ -23,7 +23,8 @@
 #   an empty directory for a run that must measure everything afresh.
 # Prints "jpm" values one per line; meta.json next to them holds build and
 # boot seconds, ccache hits and the image hash. Exit: 0, or the measure
-# code of the failing build or boot (cached: a broken build is not retried).
+# code of the failing build or boot (cached: a broken build is not retried;
+# PB_RETRY_FAILED=1 measures a revision with a cached failure again).
 set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -69,11 +70,18 @@ fi
 mkdir -p "$dir" || pb_die "$PB_INTERNAL" "cannot create $dir"
 pb_lock_wait "$dir/lock" "the results of ${sha:0:12}"
 
-# A failure is a property of the revision: do not redo it.
+# A failure is a property of the revision: do not redo it, unless
+# PB_RETRY_FAILED=1 asks to (a hang or a QEMU failure may have been the
+# host's).
 if [ -f "$dir/failed" ]; then
 	code=$(cat "$dir/failed")
-	pb_info "${sha:0:12}: cached failure ($(jq -r '.outcome // "?"' "$dir/meta.json" 2>/dev/null), code $code)"
-	exit "$code"
+	if [ "${PB_RETRY_FAILED:-0}" = 1 ]; then
+		pb_info "${sha:0:12}: measuring again despite a cached failure (code $code; PB_RETRY_FAILED=1)"
+		rm -rf "$dir/failed" "$dir/failed-run" || pb_die "$PB_INTERNAL" "cannot remove the cached failure in $dir"
+	else
+		pb_info "${sha:0:12}: cached failure ($(jq -r '.outcome // "?"' "$dir/meta.json" 2>/dev/null), code $code, from $(date -r "$dir/failed" '+%F %T')); PB_RETRY_FAILED=1 measures it again"
+		exit "$code"
+	fi
 fi
 touch "$dir/samples"
 # Samples cached before the file boots existed count as one boot.

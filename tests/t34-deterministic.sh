@@ -99,6 +99,19 @@ k3=$(env -u PB_MEASURE "$T_TMP/elsewhere/bisect/samples.sh" -d "$T_TMP/small" st
 [ "${k3##*/}" != "${k1##*/}" ] && pass "cache key: a changed reproducer source is part of it" ||
 	fail "cache key: a changed reproducer source is part of it"
 
+# A cached failure is not measured again, and says how to retry;
+# PB_RETRY_FAILED=1 does.
+git init -q "$T_TMP/panics" && echo panic >"$T_TMP/panics/speed" && git -C "$T_TMP/panics" add speed &&
+	git -C "$T_TMP/panics" -c user.name=t -c user.email=t@t commit -qm panics
+run_rc "$b/samples.sh" -n 1 "$T_TMP/panics" HEAD --
+is "$rc" 20 "a kernel that panics: exit 20"
+n=$(wc -l <"$STUB_LOG")
+run_rc env PB_QUIET=0 "$b/samples.sh" -n 1 "$T_TMP/panics" HEAD --
+is "$rc:$(wc -l <"$STUB_LOG")" "20:$n" "a cached failure: the same code, nothing measured"
+like "$(cat "$T_TMP/err")" 'cached failure .*PB_RETRY_FAILED=1 measures it again' "a cached failure says how to retry"
+PB_RETRY_FAILED=1 run_rc "$b/samples.sh" -n 1 "$T_TMP/panics" HEAD --
+is "$rc:$(wc -l <"$STUB_LOG")" "20:$((n + 1))" "PB_RETRY_FAILED=1: measured again"
+
 # A saved bisect is resumed only while its measurement is the same: a
 # changed measuring program starts afresh instead of mixing verdicts.
 cp "$PB_MEASURE" "$T_TMP/m.sh"
