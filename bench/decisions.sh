@@ -18,21 +18,14 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=../bisect/lib.sh
 . "$top/bisect/lib.sh"
 bisects=500 rounds=${PB_ROUNDS_MAX:-10} seed=1 rules=()
-[ "${1:-}" = --help ] && {
-	pb_usage
-	exit 0
-}
+pb_help_first "$@"
 while getopts n:r:s:R:h opt; do
 	case $opt in
 	n) bisects=$OPTARG ;;
 	r) rounds=$OPTARG ;;
 	s) seed=$OPTARG ;;
 	R) rules+=("$OPTARG") ;;
-	h)
-		pb_usage
-		exit 0
-		;;
-	*) pb_die "$PB_USAGE" "unknown option (see --help)" ;;
+	*) pb_opt_other "$opt" ;;
 	esac
 done
 shift $((OPTIND - 1))

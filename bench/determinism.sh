@@ -16,10 +16,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=../bisect/lib.sh
 . "$top/bisect/lib.sh"
 boots=5 cpus='' repo='' good=good bad=bad load=1
-[ "${1:-}" = --help ] && {
-	pb_usage
-	exit 0
-}
+pb_help_first "$@"
 while getopts b:C:t:g:B:Lh opt; do
 	case $opt in
 	b) boots=$OPTARG ;;
@@ -28,11 +25,7 @@ while getopts b:C:t:g:B:Lh opt; do
 	g) good=$OPTARG ;;
 	B) bad=$OPTARG ;;
 	L) load=0 ;;
-	h)
-		pb_usage
-		exit 0
-		;;
-	*) pb_die "$PB_USAGE" "unknown option (see --help)" ;;
+	*) pb_opt_other "$opt" ;;
 	esac
 done
 shift $((OPTIND - 1))

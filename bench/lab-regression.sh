@@ -9,19 +9,12 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=../bisect/lib.sh
 . "$top/bisect/lib.sh"
 boots=2 samples=5
-[ "${1:-}" = --help ] && {
-	pb_usage
-	exit 0
-}
+pb_help_first "$@"
 while getopts b:n:h opt; do
 	case $opt in
 	b) boots=$OPTARG ;;
 	n) samples=$OPTARG ;;
-	h)
-		pb_usage
-		exit 0
-		;;
-	*) pb_die "$PB_USAGE" "unknown option (see --help)" ;;
+	*) pb_opt_other "$opt" ;;
 	esac
 done
 shift $((OPTIND - 1))

@@ -14,21 +14,14 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=../bisect/lib.sh
 . "$top/bisect/lib.sh"
 boots=3 samples=6 repo='' rev=good
-[ "${1:-}" = --help ] && {
-	pb_usage
-	exit 0
-}
+pb_help_first "$@"
 while getopts b:n:t:r:h opt; do
 	case $opt in
 	b) boots=$OPTARG ;;
 	n) samples=$OPTARG ;;
 	t) repo=$OPTARG ;;
 	r) rev=$OPTARG ;;
-	h)
-		pb_usage
-		exit 0
-		;;
-	*) pb_die "$PB_USAGE" "unknown option (see --help)" ;;
+	*) pb_opt_other "$opt" ;;
 	esac
 done
 shift $((OPTIND - 1))

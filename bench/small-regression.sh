@@ -17,10 +17,7 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=../bisect/lib.sh
 . "$top/bisect/lib.sh"
-[ "${1:-}" = --help ] && {
-	pb_usage
-	exit 0
-}
+pb_help_first "$@"
 runs=3 mode=det lab_run=1 opts=()
 while getopts r:d:LW:J:h opt; do
 	case $opt in
@@ -29,11 +26,7 @@ while getopts r:d:LW:J:h opt; do
 	L) lab_run=0 ;;
 	W) opts+=(-W "$OPTARG") ;;
 	J) opts+=(-J "$OPTARG") ;;
-	h)
-		pb_usage
-		exit 0
-		;;
-	*) pb_die "$PB_USAGE" "unknown option (see --help)" ;;
+	*) pb_opt_other "$opt" ;;
 	esac
 done
 shift $((OPTIND - 1))

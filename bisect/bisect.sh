@@ -45,10 +45,7 @@ set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-[ "${1:-}" = --help ] && {
-	pb_usage
-	exit 0
-}
+pb_help_first "$@"
 [ -z "${PB_ENDS_MAX_AGE:-}" ] || pb_is_uint "$PB_ENDS_MAX_AGE" ||
 	pb_die "$PB_USAGE" "PB_ENDS_MAX_AGE='$PB_ENDS_MAX_AGE' is not a number of seconds"
 case ${PB_SAME_KERNEL:-1} in
@@ -88,11 +85,7 @@ while getopts t:g:b:x:E:e:n:i:N:C:T:J:k:w:W:c:d:Rh opt; do
 	w) mopts+=(-w "$OPTARG") ;;
 	W) mopts+=(-W "$OPTARG") ;;
 	c) mopts+=(-c "$OPTARG") ;;
-	h)
-		pb_usage
-		exit 0
-		;;
-	*) pb_die "$PB_USAGE" "unknown option (see --help)" ;;
+	*) pb_opt_other "$opt" ;;
 	esac
 done
 shift $((OPTIND - 1))

@@ -85,6 +85,23 @@ pb_usage() {
 	awk 'NR >= 3 && /^#/ { sub(/^# ?/, ""); print; next } NR >= 3 { exit }' "$0"
 }
 
+# pb_help_first ARG...: --help as the first argument prints the usage
+# (the script's header) and exits 0.
+pb_help_first() {
+	[ "${1:-}" = --help ] || return 0
+	pb_usage
+	exit 0
+}
+
+# pb_opt_other OPT: what every script's getopts does with the letters it
+# does not handle itself: -h prints the usage and exits 0, anything else is
+# an unknown option (PB_USAGE).
+pb_opt_other() {
+	[ "$1" = h ] || pb_die "$PB_USAGE" "unknown option (see --help)"
+	pb_usage
+	exit 0
+}
+
 # pb_bench_args ARG...: the arguments of a bench script that takes at most
 # one RESULT_FILE: -h or --help prints its usage and exits 0; an option,
 # or a second argument, exits PB_USAGE before anything is done.

@@ -17,10 +17,7 @@ set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-[ "${1:-}" = --help ] && {
-	pb_usage
-	exit 0
-}
+pb_help_first "$@"
 opts=() tree=''
 while getopts t:x:d:r:M:C:T:J:k:w:W:h opt; do
 	case $opt in

@@ -29,10 +29,7 @@ set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-[ "${1:-}" = --help ] && {
-	pb_usage
-	exit 0
-}
+pb_help_first "$@"
 min=3 max_boots=4 runlog='' print_dir=0 min_boots=0 medians=0 fresh=0
 while getopts n:N:B:l:dmFh opt; do
 	case $opt in
@@ -43,11 +40,7 @@ while getopts n:N:B:l:dmFh opt; do
 	N) max_boots=$OPTARG ;;
 	l) runlog=$OPTARG ;;
 	d) print_dir=1 ;;
-	h)
-		pb_usage
-		exit 0
-		;;
-	*) pb_die "$PB_USAGE" "unknown option (see --help)" ;;
+	*) pb_opt_other "$opt" ;;
 	esac
 done
 shift $((OPTIND - 1))

@@ -48,10 +48,7 @@ set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-[ "${1:-}" = --help ] && {
-	pb_usage
-	exit 0
-}
+pb_help_first "$@"
 tree='' base='' on='' tol=2 rmin='' rmax='' summary='' torture=1 cpus='' culprit=
 mopts=() mode=${PB_MODE:-auto} reproduce=0
 while getopts t:B:O:x:r:M:s:c:RC:T:J:k:w:W:d:Ph opt; do
@@ -76,11 +73,7 @@ while getopts t:B:O:x:r:M:s:c:RC:T:J:k:w:W:d:Ph opt; do
 	k) mopts+=(-n "$OPTARG") ;;
 	w) mopts+=(-w "$OPTARG") ;;
 	W) mopts+=(-W "$OPTARG") ;;
-	h)
-		pb_usage
-		exit 0
-		;;
-	*) pb_die "$PB_USAGE" "unknown option (see --help)" ;;
+	*) pb_opt_other "$opt" ;;
 	esac
 done
 shift $((OPTIND - 1))

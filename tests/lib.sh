@@ -65,6 +65,19 @@ unlike() {
 	fi
 }
 
+# t_build NAME: build the C helper bisect/NAME.c into $T_TMP/NAME with the
+# project's flags; a failure fails the test and ends the script.
+t_build() {
+	if make -s -C "$T_TOP/bisect" O="$T_TMP" "$T_TMP/$1" >"$T_TMP/cc" 2>&1; then
+		pass "$1 builds with -Wall -Wextra -Werror"
+	else
+		fail "$1 builds with -Wall -Wextra -Werror"
+		sed 's/^/#   /' "$T_TMP/cc" | head -20
+		done_testing
+		exit 1
+	fi
+}
+
 # run_rc CMD...: run CMD; its exit code goes to $rc, its stdout to
 # $T_TMP/out and its stderr to $T_TMP/err.
 rc=0

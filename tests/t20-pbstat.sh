@@ -6,15 +6,7 @@ set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 P=$T_TMP/pbstat
-
-if make -s -C "$T_TOP/bisect" O="$T_TMP" "$P" >"$T_TMP/cc" 2>&1; then
-	pass "pbstat builds with -Wall -Wextra -Werror"
-else
-	fail "pbstat builds with -Wall -Wextra -Werror"
-	sed 's/^/#   /' "$T_TMP/cc" | head -20
-	done_testing
-	exit 1
-fi
+t_build pbstat
 
 # check WANT_RC WANT_LINE DESC ARGS...: run pbstat ARGS; pass when it exits
 # WANT_RC, prints exactly WANT_LINE and nothing on stderr.

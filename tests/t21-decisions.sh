@@ -11,15 +11,7 @@ set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 S=$T_TMP/pbsim
-
-if make -s -C "$T_TOP/bisect" O="$T_TMP" "$S" >"$T_TMP/cc" 2>&1; then
-	pass "pbsim builds with -Wall -Wextra -Werror"
-else
-	fail "pbsim builds with -Wall -Wextra -Werror"
-	sed 's/^/#   /' "$T_TMP/cc" | head -20
-	done_testing
-	exit 1
-fi
+t_build pbsim
 
 # col TABLE SIZE SIGMA N: column N of a cell.
 col() {
