@@ -17,7 +17,10 @@ set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-pb_help_first "$@"
+[ "${1:-}" = --help ] && {
+	pb_usage
+	exit 0
+}
 frag_opts=() cpus=2 mem=1024 payload=aim tasks=50 jobs=40 samples=4 warmup=1
 workfile=high_systime rundir='' bootopts=() mode=${PB_MODE:-wall} cpus_given=0
 [ "$mode" = auto ] && mode=wall
@@ -38,7 +41,11 @@ while getopts c:C:m:P:T:J:n:w:W:o:d:Ih opt; do
 	o) rundir=$OPTARG ;;
 	d) mode=$OPTARG ;;
 	I) mode=det ;;
-	*) pb_opt_other "$opt" ;;
+	h)
+		pb_usage
+		exit 0
+		;;
+	*) pb_die "$PB_USAGE" "unknown option (see --help)" ;;
 	esac
 done
 shift $((OPTIND - 1))

@@ -140,20 +140,56 @@ jq -n --arg culprit "$culprit" \
 		echo "(=: the same kernel as a commit judged before, so the same verdict without a build or boot; results.jsonl says which)"
 } >"$run/table.txt"
 
-# The plot: median jobs/min of every tested commit along the history.
-jq -s -r 'sort_by(.position)[] | select(.median != null) | "\(.position) \(.median) \(.verdict)"' \
-	"$run/results.jsonl" >"$run/plot.dat"
+# The plot: every judged commit along the history at its median jobs/min,
+# with the spread of its boots' medians as an error bar; a commit that
+# repeated a known kernel at that kernel's median (hollow), a skipped one
+# on the threshold (a cross); the culprit marked with its subject.
+# plot.dat: position, median, verdict, lowest and highest boot median,
+# 1 when the verdict came from the same kernel.
+jq -s -r '(map({key: .commit, value: {m: .median, s: .same_kernel_as}}) | from_entries) as $k |
+	def level($c; $n): if $n > 50 or $k[$c] == null then null
+		elif $k[$c].m != null then $k[$c].m
+		elif $k[$c].s != null then level($k[$c].s; $n + 1) else null end;
+	sort_by(.position)[] |
+	(.median // (if .same_kernel_as then level(.same_kernel_as; 0) else null end)) as $y |
+	[.position, ($y // "nan"), .verdict,
+	 ((.boot_medians | min) // $y // "nan"), ((.boot_medians | max) // $y // "nan"),
+	 (if .same_kernel_as then 1 else 0 end)] | @tsv' "$run/results.jsonl" >"$run/plot.dat"
+# people: a number of jobs/min rounded, with thousands separators.
+people() {
+	awk -v x="$1" 'BEGIN { s = sprintf("%.0f", x); o = ""
+		while (length(s) > 3) { o = "," substr(s, length(s) - 2) o; s = substr(s, 1, length(s) - 3) }
+		print s o }'
+}
 if command -v gnuplot >/dev/null 2>&1 && [ -s "$run/plot.dat" ]; then
+	mark='' span=$(git -C "$repo" rev-list --count "$gsha..$bsha")
+	if [ -n "$culprit" ]; then
+		cpos=$(git -C "$repo" rev-list --count "$gsha..$culprit")
+		csub=$(git -C "$repo" log -1 --format=%s "$culprit" | tr -d '"\\' | cut -c1-50)
+		# The label reads away from the middle, so that it stays inside.
+		side="left offset 0.5,0"
+		[ $((2 * cpos)) -gt "$span" ] && side="right offset -0.5,0"
+		mark="set arrow from $cpos, graph 0 to $cpos, graph 1 nohead dt 3 lc rgb \"#c0392b\"
+set label \"culprit ${culprit:0:12}:\\n$csub\" at $cpos, graph 0.7 $side textcolor rgb \"#c0392b\""
+	fi
 	gnuplot >"$run/plot.log" 2>&1 <<PLOT || pb_warn "gnuplot failed; see $run/plot.log"
-set terminal svg size 900,480 dynamic
+set terminal svg size 960,500 dynamic
 set output "$run/jobs-per-min.svg"
-set title "perfbisect: jobs/min along good..bad (threshold $threshold)"
+set title "perfbisect: jobs/min along good..bad ($(jq -r '.mode // "wall"' "$ends") mode; threshold $(people "$threshold"))"
 set xlabel "commits after GOOD"
-set ylabel "jobs/min (median)"
+set ylabel "jobs/min (median of each boot; bars: lowest..highest boot)"
 set key bottom left
 set grid
-plot "$run/plot.dat" using 1:(stringcolumn(3) eq "good" ? \$2 : 1/0) with points pt 7 ps 1 lc rgb "#2a9d2a" title "good", \
-     "$run/plot.dat" using 1:(stringcolumn(3) eq "bad" ? \$2 : 1/0) with points pt 7 ps 1 lc rgb "#c0392b" title "bad", \
+set datafile missing "nan"
+set format y "%.0f"
+set offsets 0, 0, graph 0.08, graph 0.08
+set xrange [-1:$((span + 1))]
+$mark
+plot "$run/plot.dat" using 1:((strcol(3) eq "good" && \$6 == 0) ? \$2 : 1/0):4:5 with yerrorbars pt 7 ps 1 lc rgb "#2a9d2a" title "good", \
+     "$run/plot.dat" using 1:((strcol(3) eq "bad" && \$6 == 0) ? \$2 : 1/0):4:5 with yerrorbars pt 7 ps 1 lc rgb "#c0392b" title "bad", \
+     "$run/plot.dat" using 1:((strcol(3) eq "good" && \$6 == 1) ? \$2 : 1/0) with points pt 6 ps 1 lc rgb "#2a9d2a" title "good (same kernel)", \
+     "$run/plot.dat" using 1:((strcol(3) eq "bad" && \$6 == 1) ? \$2 : 1/0) with points pt 6 ps 1 lc rgb "#c0392b" title "bad (same kernel)", \
+     "$run/plot.dat" using 1:(strcol(3) eq "skip" ? $threshold : 1/0) with points pt 2 ps 1 lc rgb "#777777" title "skipped", \
      $threshold with lines dt 2 lc rgb "#555555" title "threshold"
 PLOT
 fi

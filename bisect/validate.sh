@@ -40,7 +40,8 @@
 # Every patch is checked with `git apply --check` before anything is built;
 # one that does not apply stops everything with nothing changed. The run
 # directory keeps every sample (samples.tsv), the per-boot medians
-# (rounds.tsv), the log, table.txt and summary.json.
+# (rounds.tsv), the log, table.txt, summary.json and vs-baseline.svg (each
+# kernel's difference to the baseline with its interval).
 # Exit: 0 every fix is back to baseline, 1 some fix is not (or fails the
 # torture), 17 a patch is missing or does not apply, 19 a comparison stayed
 # undecided (within the noise, or within eps), others as bisect.sh.
@@ -311,6 +312,16 @@ for i in "${!names[@]}"; do
 	[ "$i" -eq 1 ] && label="${label:0:25})"
 	[ "$i" -ge 2 ] && label="bad + $name"
 	rows+=("$label|$row|$ratio|$verdict")
+	# The chart against the baseline: delta and its interval (in
+	# deterministic mode, delta -+ eps), for ON and every fix measured.
+	if [ "$i" -ge 1 ] && [ -n "${stat:-}" ] && [ ${#s[@]} -ge 2 ]; then
+		if [ "$mode" = det ]; then
+			blo=$(awk -v d="$delta" -v e="$eps" 'BEGIN { print d - e }') bhi=$(awk -v d="$delta" -v e="$eps" 'BEGIN { print d + e }')
+		else
+			blo=$lo bhi=$hi
+		fi
+		printf '%s\t%s\t%s\t%s\n' "$([ "$i" -eq 1 ] && echo unfixed || echo "${name:0:28}")" "$delta" "$blo" "$bhi" >>"$work/bars.dat"
+	fi
 	if [ "$i" -ge 2 ]; then
 		jq --arg name "$name" --argjson jpm "${jpm:-0}" --argjson ratio "${ratio:-0}" \
 			--arg verdict "$verdict" --arg commit "$sha" \
@@ -328,6 +339,29 @@ done
 			"$jti" "$real" "$cpu" "$jpst" "$idle" "$ratio" "$verdict"
 	done
 } | tee "$run/table.txt"
+# vs-baseline.svg: each kernel's difference to the baseline, with its
+# interval, and the tolerance.
+if command -v gnuplot >/dev/null 2>&1 && [ -s "$work/bars.dat" ]; then
+	cp "$work/bars.dat" "$run/vs-baseline.dat"
+	gnuplot >"$run/vs-baseline.log" 2>&1 <<PLOT || pb_warn "gnuplot failed; see $run/vs-baseline.log"
+set terminal svg size 900,420 dynamic
+set output "$run/vs-baseline.svg"
+set title "perfbisect validate: jobs/min against the baseline ($mode mode; bars: $([ "$mode" = det ] && echo "-+ eps" || echo "${ci_level}% interval"))"
+set ylabel "difference to the baseline, %"
+set style fill solid 0.5
+set boxwidth 0.6
+set grid ytics
+set xtics noenhanced
+set datafile separator "\t"
+set key bottom left
+set yrange [*:*]
+set offsets 0.5, 0.5, graph 0.1, graph 0.1
+plot "$run/vs-baseline.dat" using 0:2:xtic(1) with boxes lc rgb "#4a7ab0" notitle, \
+     "" using 0:2:3:4 with yerrorbars pt 7 ps 0.5 lc rgb "#222222" notitle, \
+     -$tol with lines dt 2 lc rgb "#c0392b" title "-$tol% (the tolerance)", \
+     0 with lines lc rgb "#555555" notitle
+PLOT
+fi
 # reproduce: ON against BASE, as decided above.
 answer=''
 if [ "$reproduce" = 1 ]; then
@@ -356,7 +390,7 @@ jq -n --arg base "$bsha" --arg on "$osha" --arg repo "$repo" --argjson tol "$tol
 if [ -n "$summary" ]; then
 	jq --slurpfile fixes "$work/fixes.json" '.fixes = $fixes[0]' "$summary" | pb_atomic_write "$summary"
 fi
-echo "results: $run (table.txt, summary.json, samples.tsv, rounds.tsv)"
+echo "results: $run (table.txt, summary.json, samples.tsv, rounds.tsv, vs-baseline.svg)"
 if [ "$reproduce" = 1 ]; then
 	[[ $answer == reproduced* ]] && exit 0
 	exit "$PB_NOREGRESSION"

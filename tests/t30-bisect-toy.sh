@@ -83,6 +83,9 @@ if [ -s "$latest/jobs-per-min.svg" ] && grep -q '<svg' "$latest/jobs-per-min.svg
 else
 	fail "SVG plot written"
 fi
+grep -q "culprit ${culprit:0:12}:" "$latest/jobs-per-min.svg" && grep -q 'toy: the culprit' "$latest/jobs-per-min.svg" &&
+	pass "the plot marks the culprit with its subject" || fail "the plot marks the culprit with its subject"
+like "$(grep -o 'threshold [0-9,]*)' "$latest/jobs-per-min.svg" | head -1)" '^threshold [0-9]{1,3}(,[0-9]{3})*\)$' "the plot's title rounds the threshold for people"
 is "$(snapshot)" "$before" "user's checkout, index, stash and .git byte-for-byte unchanged"
 same_text "$(mtimes)" "$before_t" "user's files, index and objects keep their modification times"
 is "$(git -C "$toy" bisect log | grep -c '^git bisect good')" 1 "user's own bisect is intact"

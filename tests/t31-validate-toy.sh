@@ -78,6 +78,9 @@ like "$(grep '^bad + back' "$T_TMP/out")" 'undecided: within the noise \(.*; the
 run_rc "$v" -t "$toy" -B good -O bad -r 3 "$T_TMP/back.patch" "$T_TMP/partial.patch"
 is "$rc" 1 "one fix not back: exit 1"
 like "$(grep '^bad + partial' "$T_TMP/out")" 'not back: -[12][0-9.]*% \([0-9.]+% CI -[0-9.]+%..-[0-9.]+% over [0-9]+ rounds' "partial fix: the measured gap and its interval"
+is "$(cut -f1 "$latest/vs-baseline.dat" | tr '\n' ' ')" "unfixed back partial " "the chart against the baseline: ON and each fix"
+grep -q '<svg' "$latest/vs-baseline.svg" && grep -q 'the tolerance' "$latest/vs-baseline.svg" &&
+	pass "vs-baseline.svg: the bars and the tolerance" || fail "vs-baseline.svg: the bars and the tolerance"
 
 run_rc "$v" -t "$toy" -B good -O bad -r 3 "$T_TMP/racy.patch"
 is "$rc" 1 "fast fix that fails the torture: exit 1"
