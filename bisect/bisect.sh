@@ -315,7 +315,8 @@ apart() {
 calibrate $((ends < 4 ? ends : 4))
 fewest=$((${#gs[@]} < ${#bs[@]} ? ${#gs[@]} : ${#bs[@]}))
 if [ "$fewest" -lt "$ends" ]; then
-	if [ "$sep" -eq 0 ] && ! smaller "$gmed" "$bmed" && awk -v g="$gmed" -v b="$bmed" 'BEGIN { exit !(g >= 2 * b) }' &&
+	if [ "$sep" -eq 0 ] && ! smaller "$gmed" "$bmed" &&
+		[ "$(field large "$("$pbstat" ends -g "${gs[@]}" -b "${bs[@]}")")" = 1 ] &&
 		apart && significant "$start" "$fewest"; then
 		pb_info "GOOD median $gmed, BAD median $bmed jobs/min: a large regression already; $fewest samples per end are enough"
 	else

@@ -8,6 +8,7 @@
  *	pbstat summary V...
  *	pbstat calibrate -g G... -b B... [--alpha A] [--min-effect PCT]
  *	pbstat judge -g G... -b B... -c C... [--alpha A] [--threshold T]
+ *	pbstat ends -g G... -b B...
  *	pbstat effect -a A... -b B... [--alpha A]
  *	pbstat paired -a A... -b B... [--alpha A] [--min-effect PCT]
  *	pbstat place -g G... -b B... -c C... [--alpha A]
@@ -49,7 +50,15 @@
  *	(Not "and like the near end": this machine drifts by tens of percent
  *	even between adjacent boots.)
  *	else unsure. confidence = 1 - p of the winning test, 0 when unsure.
+ *	clear = 1 when GOOD is at least REUSE_RATIO (2.5) times BAD and the
+ *	candidate lies in the outer CLEAR_SIDE (fifth) of the span on its
+ *	verdict's side: an answer that ends booted minutes ago may confirm.
  *	Exit 0 good, 1 bad, 3 unsure.
+ *
+ * ends (GOOD and BAD, >= 1 sample each): their medians, ratio = med_g /
+ *	med_b, large = ratio >= LARGE_RATIO (2: the calibration may stop
+ *	early), reuse = ratio >= REUSE_RATIO (2.5: a step may reuse recent
+ *	ends). Exit 0.
  *
  * effect (B relative to A, each >= 2 samples, all positive):
  *	ratio = med_b / med_a, delta_pct = 100 * (ratio - 1)
@@ -157,10 +166,13 @@
 #define DET_EPS_FLOOR	0.25	/* percent: deterministic boots agree this well */
 #define DET_EPS_SCALE	1.5	/* eps is 1.5 times the widest spread seen */
 #define DET_SPAN_EPS	4.0	/* the ends must be 4 eps apart */
+#define LARGE_RATIO	2.0	/* GOOD this many times BAD: a large regression */
+#define REUSE_RATIO	2.5	/* ... clear enough to reuse recent ends */
+#define CLEAR_SIDE	0.2	/* the outer fifth of the span */
 
 #define USAGE "usage: pbstat summary V... | calibrate -g G... -b B... " \
 	"[--alpha A] [--min-effect PCT] | judge -g G... -b B... -c C... " \
-	"[--alpha A] [--threshold T] | effect -a A... -b B... [--alpha A] | " \
+	"[--alpha A] [--threshold T] | ends -g G... -b B... | effect -a A... -b B... [--alpha A] | " \
 	"paired -a A... -b B... [--alpha A] [--min-effect PCT] | " \
 	"place -g G... -b B... -c C... [--alpha A] | " \
 	"sprt -g G... -b B... -c C... [-G G... -B B...] [--alpha A] " \
@@ -719,9 +731,31 @@ static int cmd_judge(struct args *a)
 		rc = 0;
 		conf = 1 - p_bad;
 	}
-	printf("verdict=%s median=%s p_good=%s p_bad=%s threshold=%s confidence=%s\n",
-	       verdict, F(med), FP(p_good), FP(p_bad), F(t), FP(conf));
+	/*
+	 * clear: an answer that ends booted minutes ago may confirm (step.sh,
+	 * PB_ENDS_MAX_AGE): GOOD at least REUSE_RATIO times BAD and the
+	 * candidate in the outer CLEAR_SIDE of the span on its verdict's side.
+	 */
+	printf("verdict=%s median=%s p_good=%s p_bad=%s threshold=%s confidence=%s pos=%s clear=%d\n",
+	       verdict, F(med), FP(p_good), FP(p_bad), F(t), FP(conf), F(pos),
+	       cal.med_g >= REUSE_RATIO * cal.med_b &&
+	       ((rc == 0 && pos >= 1 - CLEAR_SIDE) || (rc == 1 && pos <= CLEAR_SIDE)));
 	return rc;
+}
+
+/* The ends' medians, their ratio and the rules that rest on it. */
+static int cmd_ends(struct args *a)
+{
+	double mg, mb;
+
+	need(&a->g, 1);
+	need(&a->b, 1);
+	mg = median(a->g.v, a->g.n);
+	mb = median(a->b.v, a->b.n);
+	printf("good_median=%s bad_median=%s ratio=%s large=%d reuse=%d\n",
+	       F(mg), F(mb), F(mg / mb), mg >= LARGE_RATIO * mb,
+	       mg >= REUSE_RATIO * mb);
+	return 0;
 }
 
 /*
@@ -969,6 +1003,10 @@ int main(int argc, char **argv)
 		parse_args(cmd, "gbc", argc - 2, argv + 2, &args);
 		return cmd_judge(&args);
 	}
+	if (!strcmp(cmd, "ends")) {
+		parse_args(cmd, "gb", argc - 2, argv + 2, &args);
+		return cmd_ends(&args);
+	}
 	if (!strcmp(cmd, "effect")) {
 		parse_args(cmd, "ab", argc - 2, argv + 2, &args);
 		return cmd_effect(&args);
@@ -993,7 +1031,7 @@ int main(int argc, char **argv)
 		parse_args(cmd, "gbc", argc - 2, argv + 2, &args);
 		return cmd_detplace(&args);
 	}
-	die("unknown command '%s' (summary, calibrate, judge, effect, paired, place, sprt, detcmp, detplace)",
+	die("unknown command '%s' (summary, calibrate, judge, ends, effect, paired, place, sprt, detcmp, detplace)",
 	    cmd);
 	return EXIT_USAGE;
 }

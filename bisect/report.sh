@@ -39,6 +39,9 @@ read -r gsha bsha <"$state/ends" || pb_die "$PB_INTERNAL" "no ends recorded in $
 	sed -n 's/^git bisect \(good\|bad\|skip\) \([0-9a-f]\{40\}\)$/\2 \1/p' "$state/bisect.log"
 } | awk '!seen[$1]++' >"$run/measured"
 
+# kv: the key=value words of a pbstat line as an object, numbers as
+# numbers (jq).
+kv_jq='def kv: map(select(test("^[a-z_]+=")) | capture("^(?<k>[a-z_]+)=(?<v>.*)$") | {(.k): (.v | tonumber? // .)}) | add // {}; '
 : >"$run/results.jsonl.tmp"
 while read -r sha role; do
 	dir=$("$PB_TOP/bisect/samples.sh" -d "$repo" "$sha" -- "$@")
@@ -55,20 +58,23 @@ while read -r sha role; do
 	*) verdict=$role ;;
 	esac
 	same=$(awk -v c="$sha" '$1 == c { s = $2 } END { print s }' "$state/same-kernel" 2>/dev/null)
+	# The step's decision: its rule and statistics (step.sh).
+	dec=$(awk -v c="$sha" '$1 == c { $1 = ""; l = substr($0, 2) } END { print l }' "$state/decisions" 2>/dev/null)
 	jq -n --arg commit "$sha" --arg subject "$(git -C "$repo" log -1 --format=%s "$sha")" \
 		--argjson position "$(git -C "$repo" rev-list --count "$gsha..$sha")" \
 		--arg role "$role" --arg verdict "$verdict" --argjson samples "$samples" \
 		--argjson median "${median:-null}" --argjson idle "$idle" --arg same "$same" \
 		--arg mode "$(jq -r '.mode // "wall"' "$state/ends.json")" \
 		--argjson boots "$("$PB_TOP/bisect/samples.sh" -m -n 0 -N 0 "$repo" "$sha" -- "$@" 2>/dev/null | jq -s 'map(numbers)' 2>/dev/null || echo '[]')" \
-		--slurpfile m <(cat "$dir/meta.json" 2>/dev/null || echo '{}') -c \
-		'($m[0] // {}) as $m | {commit: $commit, subject: $subject, position: $position,
+		--slurpfile m <(cat "$dir/meta.json" 2>/dev/null || echo '{}') --arg dec "$dec" -c \
+		"$kv_jq"'($m[0] // {}) as $m | {commit: $commit, subject: $subject, position: $position,
 		  role: $role, verdict: $verdict, mode: $mode, samples: $samples, boot_medians: $boots, median: $median,
 		  idle_pct: $idle, outcome: ($m.outcome // null), build_s: ($m.build_s // null),
 		  boot_s: ($m.boot_s // null), ccache_hits: ($m.ccache_hits // null),
 		  ccache_misses: ($m.ccache_misses // null),
 		  bzimage_sha256: ($m.bzimage_sha256 // null),
-		  same_kernel_as: (if $same == "" then null else $same end)}' >>"$run/results.jsonl.tmp" ||
+		  same_kernel_as: (if $same == "" then null else $same end),
+		  decision: (if $dec == "" then null else ($dec | split(" ") | {rule: .[0]} + (.[1:] | kv)) end)}' >>"$run/results.jsonl.tmp" ||
 		pb_die "$PB_INTERNAL" "cannot write results.jsonl"
 done <"$run/measured"
 mv -f "$run/results.jsonl.tmp" "$run/results.jsonl"
@@ -120,12 +126,13 @@ jq -n --arg culprit "$culprit" \
 	--arg repo "$repo" --arg good "$gsha" --arg bad "$bsha" \
 	--arg mode "$(jq -r '.mode // "wall"' "$ends")" --arg mode_reason "$(jq -r '.mode_reason // ""' "$ends")" \
 	--argjson eps "$(jq '.eps_pct // null' "$ends")" \
-	'{culprit: (if $culprit == "" then null else $culprit end),
+	"$kv_jq"'{culprit: (if $culprit == "" then null else $culprit end),
 	  culprit_subject: (if $culprit == "" then null else $culprit_subject end),
 	  steps: $steps, same_kernel_steps: $same_steps, builds: $builds, boots: $boots, ccache_hits: $hits,
 	  ccache_misses: $misses, wall_s: $wall_s, threshold: $threshold,
 	  good_jpm: $good_jpm, bad_jpm: $bad_jpm, noise_pct: ($noise_pct | tonumber? // null),
-	  confirmation: $confirm, confirmed: $confirmed, culprit_image_identical_to_parent: $identical,
+	  confirmation: $confirm, confirmation_stats: (if $confirm == "" then null else ($confirm | split(" ") | kv) end),
+	  confirmed: $confirmed, culprit_image_identical_to_parent: $identical,
 	  undecided: ($undecided | split(" ") | map(select(. != ""))),
 	  repo: $repo, good: $good, bad: $bad,
 	  mode: $mode, mode_reason: $mode_reason, eps_pct: $eps}' | pb_atomic_write "$run/summary.json"

@@ -126,7 +126,12 @@ deps_of() {
 		[ -s "$art/deps" ] && [ -f "$art/verbatim" ] && echo "$art"
 }
 # finish VERDICT: record the verdict among the known kernels and answer.
+# The rule and statistics behind the verdict ($decision: "RULE key=value
+# ...") go to $state/decisions, one line per step, for results.jsonl.
+decision=''
 finish() {
+	echo "$commit ${decision:-none verdict=${1%% *}}" >>"$state/decisions" ||
+		abort "cannot write $state/decisions"
 	case $1 in
 	good | bad)
 		echo "$commit $1 ${2:-$(deps_of "$commit" || echo -)}" >>"$state/known" ||
@@ -155,6 +160,7 @@ if [ "${PB_SAME_KERNEL:-1}" != 0 ]; then
 		say 'step %d of ~%s  %s  %-50s same kernel as %s (%s): %s\n' "$step" "$total" "${commit:0:12}" \
 			"$subject" "${ksha:0:12}" "${why#the same kernel: }" "$kverdict"
 		echo "$commit $ksha" >>"$state/same-kernel" || abort "cannot write $state/same-kernel"
+		decision="same-kernel verdict=$kverdict same_as=$ksha"
 		finish "$kverdict" "${dopt[1]:--}"
 	done
 fi
@@ -233,6 +239,7 @@ rounds() {
 			-g "${rg[@]}" -b "${rb[@]}" -c "${rc[@]}")
 		pcode=$?
 		echo "step $step: ${commit:0:12}: $line" >>"$state/measure.log"
+		decision="sprt $line"
 		verdict=$(pb_verdict "$pcode") || abort "pbstat sprt failed: $line"
 		[ "$verdict" = more ] || break
 	done
@@ -279,6 +286,7 @@ det_step() {
 			pcode=$?
 		fi
 		echo "step $step: ${commit:0:12}: deterministic, boots ${cm[*]}: $line" >>"$state/measure.log"
+		decision="$([ "$fixed_threshold" = true ] && echo threshold || echo detplace) $line"
 		verdict=$(pb_verdict "$pcode") || abort "pbstat detplace failed: $line"
 		[ "$verdict" = unsure ] || break
 	done
@@ -304,7 +312,7 @@ if [ -f "$state/fresh-ends" ]; then
 	[[ ${when:-x} =~ ^[0-9]{1,12}$ ]] || when=0
 	age=$(($(date +%s) - when))
 	if [ "$max_age" -gt 0 ] && [ "$age" -ge 0 ] && [ "$age" -le "$max_age" ] && [ ${#sgood[@]} -ge 3 ] && [ ${#sbad[@]} -ge 3 ] &&
-		awk -v g="$(median "${sgood[@]}")" -v b="$(median "${sbad[@]}")" 'BEGIN { exit !(b > 0 && g >= 2.5 * b) }'; then
+		[ "$("$pbstat" ends -g "${sgood[@]}" -b "${sbad[@]}" | sed -n 's/.*reuse=\([01]\).*/\1/p')" = 1 ]; then
 		good=("${sgood[@]}") bad=("${sbad[@]}") reuse=1
 		ends_note=" (ends of ${age}s ago)"
 	fi
@@ -339,16 +347,16 @@ while :; do
 	line=$("$pbstat" judge "${jopt[@]}" -g "${good[@]}" -b "${bad[@]}" -c "${cand[@]}")
 	jcode=$?
 	echo "step $step: ${commit:0:12}: $line" >>"$state/measure.log"
+	decision="judge $line"
 	median=$(sed -n 's/.*median=\([0-9.]*\).*/\1/p' <<<"$line")
 	verdict=$(pb_verdict "$jcode") || abort "pbstat judge failed: $line"
 	if [ "$reuse" = 1 ]; then
 		reuse=0
-		# pos: where the candidate lies between BAD (0) and GOOD (1).
-		pos=$(awk -v c="$median" -v g="$(median "${good[@]}")" -v b="$(median "${bad[@]}")" \
-			'BEGIN { if (c > 0) printf "%.3f", log(c / b) / log(g / b); else print 0 }')
+		# pos: where the candidate lies between BAD (0) and GOOD (1);
+		# clear: an answer these ends may confirm (pbstat judge).
+		pos=$(sed -n 's/.* pos=\([-0-9.]*\).*/\1/p' <<<"$line")
 		echo "step $step: ${commit:0:12}: against ends of ${age}s ago: $verdict at $pos" >>"$state/measure.log"
-		if ! awk -v p="$pos" -v v="$verdict" \
-			'BEGIN { exit !((v == "good" && p >= 0.8) || (v == "bad" && p <= 0.2)) }'; then
+		if [ "$(sed -n 's/.* clear=\([01]\).*/\1/p' <<<"$line")" != 1 ]; then
 			fresh_ends "$@"
 			want=0
 			continue

@@ -116,11 +116,11 @@ is "$(field separated calibrate --alpha 0.005 -g "${G[@]}" -b 80 82 79 81 98.5)"
 usage "5 vs 5 cannot reach --alpha 0.001" calibrate --alpha 0.001 -g "${G[@]}" -b "${B[@]}"
 
 # --- judge -------------------------------------------------------------
-check 1 "verdict=bad median=81 p_good=0.017857 p_bad=0.196429 threshold=90 confidence=0.982143" \
+check 1 "verdict=bad median=81 p_good=0.017857 p_bad=0.196429 threshold=90 confidence=0.982143 pos=0.0557 clear=0" \
 	"judge, candidate like BAD: bad, exit 1" judge -g "${G[@]}" -b "${B[@]}" -c 81 80 83
-check 0 "verdict=good median=100 p_good=0.589286 p_bad=0.017857 threshold=90 confidence=0.982143" \
+check 0 "verdict=good median=100 p_good=0.589286 p_bad=0.017857 threshold=90 confidence=0.982143 pos=1 clear=0" \
 	"judge, candidate like GOOD: good, exit 0" judge -g "${G[@]}" -b "${B[@]}" -c 99 101 100
-check 3 "verdict=unsure median=90 p_good=0.017857 p_bad=0.017857 threshold=90 confidence=0" \
+check 3 "verdict=unsure median=90 p_good=0.017857 p_bad=0.017857 threshold=90 confidence=0 pos=0.5278 clear=0" \
 	"judge, candidate midway: unsure, exit 3" judge -g "${G[@]}" -b "${B[@]}" -c 90 91 89
 is "$(field verdict judge -g "${G[@]}" -b "${B[@]}" -c 85 86 84)" bad \
 	"judge, in the lower part of the span, significantly slower than GOOD: bad (drift-proof)"
@@ -149,6 +149,25 @@ is "$(field verdict judge -g "${G[@]}" -b "${B[@]}" -c 95.5 96 96.5 95)" good \
 	"judge, candidate below GOOD (drift) but in the upper part of the span: good"
 is "$(field verdict judge -g "${G[@]}" -b "${B[@]}" -c 97 99.5 101)" good \
 	"judge, noisy candidate within GOOD's range: good"
+
+# clear: GOOD at least 2.5 times BAD and the candidate in the outer fifth.
+is "$(field clear judge -g 100 102 98 101 -b 40 41 39 40 -c 41 40 42)" 1 \
+	"judge, 2.5x ends, candidate at BAD: clear"
+is "$(field clear judge -g 100 102 98 101 -b 41 42 40 41 -c 41 40 42)" 0 \
+	"judge, ends 2.45x apart: not clear (the ratio is 2.5, not 2.4)"
+is "$(field clear judge -g 100 102 98 101 -b 40 41 39 40 -c 47 48 46)" 1 \
+	"judge, candidate at 0.18 of the span: clear"
+is "$(field clear judge -g 100 102 98 101 -b 40 41 39 40 -c 49 49.5 48.5)" 0 \
+	"judge, candidate at 0.22 of the span: bad, but not clear (the side is 0.2, not 0.25)"
+
+# --- ends --------------------------------------------------------------
+check 0 "good_median=100 bad_median=50 ratio=2 large=1 reuse=0" \
+	"ends, GOOD twice BAD: large, not enough to reuse" ends -g 100 99 101 -b 50 49 51
+check 0 "good_median=100 bad_median=50.5 ratio=1.9802 large=0 reuse=0" \
+	"ends, GOOD 1.98 times BAD: not large" ends -g 100 -b 50.5
+check 0 "good_median=100 bad_median=40 ratio=2.5 large=1 reuse=1" \
+	"ends, GOOD 2.5 times BAD: may reuse recent ends" ends -g 100 -b 40
+usage "ends without BAD: -b" ends -g 100
 
 # --- effect ------------------------------------------------------------
 # ratios b/a: 90 95 100 105 110 %, each 5 times; 5 vs 5 at 95%: k = 3

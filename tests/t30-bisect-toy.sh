@@ -362,6 +362,8 @@ for seed in 1 2 3 4; do
 		ml="$(readlink -f "$latest/state")/measure.log"
 		is "$(grep -cE '^step [0-9]+: [0-9a-f]+: verdict=(good|bad|unsure) n=[0-9]+ pool=[0-9]+ ' "$ml")" "${steps:-no steps}" \
 			"rounds: each of the $steps steps ends with a verdict of pbstat sprt"
+		is "$(jq -s '[.[] | select(.role == "good" or .role == "bad") | .decision | select(.rule == "sprt") | (.n >= 1 and (.llr | type) == "number")] | (length > 0) and all' "$latest/results.jsonl")" true \
+			"rounds: results.jsonl holds each step's sprt record (rounds, llr)"
 		is "$(grep -cE '^step [0-9]+: [0-9a-f]+: verdict=more ' "$ml" | awk '{ print ($1 > 0) }')" 1 \
 			"rounds: sequential, some step needed more than one round"
 		is "$(wc -l <"$(readlink -f "$latest/state")/pool")" \

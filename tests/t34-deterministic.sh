@@ -54,6 +54,12 @@ like "$(jq -r .mode_reason "$s")" 'deterministic ends check shows BAD -[12](\.[0
 like "$(jq -r .eps_pct "$s")" '^0\.[0-9]+$' "det: summary.json records eps"
 like "$(jq -r .confirmation "$s")" 'slower=1' "det: the culprit is confirmed against its parent"
 is "$(jq .confirmed "$s")" true "det: summary.json says confirmed: true"
+is "$(jq .confirmation_stats.slower "$s")" 1 "det: summary.json has the confirmation's statistics"
+r=$PERFBISECT_HOME/runs/latest/results.jsonl
+is "$(jq -s '[.[] | select(.role == "good" or .role == "bad") | .decision.rule] | (length > 0) and all(. == "detplace" or . == "same-kernel")' "$r")" true \
+	"det: results.jsonl: every step's decision record names its rule"
+is "$(jq -s '[.[] | select(.decision.rule == "detplace") | (.decision.verdict == .verdict and (.decision.eps_pct | type) == "number")] | all' "$r")" true \
+	"det: a detplace record holds the verdict and eps as a number"
 steps=$(jq .steps "$s")
 boots=$(wc -l <"$STUB_LOG")
 # 2 boots per end, 1 per step, 1 fresh boot of culprit and parent each
