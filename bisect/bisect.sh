@@ -115,8 +115,8 @@ if [ "$mode" = auto ] && [ "${PB_ACCEL:-}" = kvm ]; then
 elif [ "$mode" = auto ] && [ -n "$cpus" ] && ! { pb_is_uint "$cpus" && [ "$cpus" -le "$(pb_det_max_cpus)" ]; }; then
 	mode=wall det_why="-C $cpus: deterministic mode supports $(pb_det_max_cpus) vCPU(s) with this QEMU"
 fi
-if [ -n "$threshold" ] && ! pb_is_number "$threshold"; then
-	pb_die "$PB_USAGE" "threshold '$threshold' is not a number (jobs/min)"
+if [ -n "$threshold" ] && ! { pb_is_number "$threshold" && awk -v t="$threshold" 'BEGIN { exit !(t > 0) }'; }; then
+	pb_die "$PB_USAGE" "threshold '$threshold' is not a positive number of jobs/min (-x)"
 fi
 pb_need git jq flock setsid
 

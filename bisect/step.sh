@@ -165,11 +165,11 @@ if [ "${PB_SAME_KERNEL:-1}" != 0 ]; then
 	done
 fi
 
-# A small regression is within one boot's noise: a single boot of the
-# candidate, however many samples it gives, lands anywhere between the
-# ends. When bisect.sh found GOOD less than PB_ROUNDS_BELOW (default 2)
-# times BAD, or needed rounds to separate them, the candidate is measured
-# in rounds instead: each round boots GOOD, the candidate and BAD afresh
+# In wall-clock mode the boot is the unit: a single boot of the candidate,
+# however many samples it gives, lands anywhere between the ends of a small
+# regression. Unless PB_ROUNDS_BELOW lets bisect.sh judge a large one by
+# samples, the candidate is measured in rounds: each round boots GOOD, the
+# candidate and BAD afresh
 # (the order alternating), and after each round pbstat sprt, a sequential
 # test at 1% error each way, says good, bad or one more round. It judges
 # the candidate by its log ratios to the ends of its own round, with the

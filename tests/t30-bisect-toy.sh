@@ -439,6 +439,7 @@ expect 12 "GOOD == BAD" "$b/bisect.sh" -t "$toy" -g tip -b tip
 expect 13 "reversed ends" "$b/bisect.sh" -t "$toy" -g tip -b start
 expect 3 "missing tree" "$b/bisect.sh" -t "$T_TMP/nowhere" -g start -b tip
 expect 2 "threshold not a number" "$b/bisect.sh" -t "$toy" -g start -b tip -x fast
+expect 2 "threshold of 0 jobs/min" "$b/bisect.sh" -t "$toy" -g start -b tip -x 0
 expect 2 "missing ends" "$b/bisect.sh" -t "$toy" -g start
 git -C "$toy" stash pop -q
 expect 11 "dirty tree" "$b/bisect.sh" -t "$toy" -g start -b tip
