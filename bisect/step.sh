@@ -169,9 +169,9 @@ fi
 # however many samples it gives, lands anywhere between the ends of a small
 # regression. Unless PB_ROUNDS_BELOW lets bisect.sh judge a large one by
 # samples, the candidate is measured in rounds: each round boots GOOD, the
-# candidate and BAD afresh
-# (the order alternating), and after each round pbstat sprt, a sequential
-# test at 1% error each way, says good, bad or one more round. It judges
+# candidate and BAD afresh (the order alternating), and after each round
+# pbstat sprt, a sequential test at 1% error each way, says good, bad or
+# one more round. It judges
 # the candidate by its log ratios to the ends of its own round, with the
 # span and the boot-to-boot spread estimated from every pair of end boots
 # of the bisect ($state/pool: the ends check's rounds and every step's).
