@@ -232,6 +232,18 @@ static int parse_list(const char *arg, double *v)
 	}
 }
 
+/* One non-negative number, for an option that takes a single value. */
+static double parse_one(const char *arg, const char *what)
+{
+	double v[MAX_LIST];
+
+	if (parse_list(arg, v) != 1) {
+		fprintf(stderr, PROG ": error: %s takes one number\n", what);
+		exit(2);
+	}
+	return v[0];
+}
+
 static long parse_int(const char *arg, long min, long max, const char *what)
 {
 	char *end;
@@ -278,11 +290,11 @@ static void parse(int argc, char **argv, struct opts *o)
 		} else if (!strcmp(a, "--seed")) {
 			o->seed = parse_int(v, 1, 2147483647, "--seed");
 		} else if (!strcmp(a, "--within")) {
-			parse_list(v, &o->within);
+			o->within = parse_one(v, "--within");
 		} else if (!strcmp(a, "--drift")) {
-			parse_list(v, &o->drift);
+			o->drift = parse_one(v, "--drift");
 		} else if (!strcmp(a, "--min-effect")) {
-			parse_list(v, &o->min_effect);
+			o->min_effect = parse_one(v, "--min-effect");
 		} else {
 			die("unknown option (see --help)");
 		}

@@ -53,7 +53,7 @@ is "$(cmp -s "$T_TMP/a" "$T_TMP/b" && echo same)" same "pbsim is deterministic f
 
 # Bad input: exit 2, one line.
 for args in "--rule magic" "--sizes 0" "--sizes 100" "--sigmas -1" "--sizes 1,,2" "--bisects 0" \
-	"--sizes 5,x" "--max-rounds 2" "--commits 1" "--seed x" "--frobnicate 1" "--rule"; do
+	"--sizes 5,x" "--within 0.1,0.2" "--drift x" "--max-rounds 2" "--commits 1" "--seed x" "--frobnicate 1" "--rule"; do
 	# shellcheck disable=SC2086
 	run_rc "$S" $args
 	if [ "$rc" = 2 ] && [ "$(wc -l <"$T_TMP/err")" = 1 ] && [ ! -s "$T_TMP/out" ]; then
