@@ -21,8 +21,9 @@
 #   than GOOD, beyond the noise.
 #   Wall-clock mode: the boot is the unit. Boots of one kernel differ by
 #   15-30% under TCG, so the ends are first compared in paired rounds of
-#   fresh boots (no regression shown: exit 15), each step boots GOOD, the
-#   commit and BAD a round at a time until a sequential test decides
+#   fresh boots (no regression shown: exit 15), each step boots the
+#   commit, GOOD, BAD and the commit again a round at a time until a
+#   sequential test decides
 #   (pbstat sprt, 1% error each way), at most PB_ROUNDS_MAX (10) rounds,
 #   and the culprit is confirmed against its parent in paired rounds.
 #   END_SAMPLES per end (default 8; the first 4 when they already show a
@@ -326,7 +327,8 @@ fi
 # paired_rounds A B NAME_A NAME_B EFFECT_PCT: boot A and B afresh in rounds
 # (one boot each, the order alternating) and, from the third round on,
 # compare them with pbstat paired at PB_ROUNDS_ALPHA into $paired. Returns
-# 0 once B is shown more than EFFECT_PCT slower than A, 1 if it is not after
+# 0 once B is shown slower than A, by more than EFFECT_PCT as estimated,
+# 1 once the interval shows it is not that much slower or after
 # PB_ROUNDS_MAX rounds, 2 if a kernel failed to build or boot this time; a
 # failure of the kit stops the bisect.
 paired_rounds() {
@@ -361,6 +363,9 @@ paired_rounds() {
 			pb_die "$PB_INTERNAL" "pbstat paired failed"
 		echo "$na vs $nb in rounds: $paired" >>"$log"
 		[ "$(field separated "$paired")" = 1 ] && return 0
+		# The interval shows B is not EFFECT_PCT slower: more rounds
+		# would not change the answer.
+		[ "$(field not_slower "$paired")" = 1 ] && return 1
 	done
 	return 1
 }

@@ -22,12 +22,13 @@ enum dec_verdict {
 /* Sequential rule: error rates of one step, and its smallest round count. */
 #define DEC_SPRT_ALPHA		0.01
 #define DEC_SPRT_MIN_POOL	3	/* end pairs needed to estimate span, sd */
+#define DEC_SPRT_FUTILITY	2	/* unsure when twice the expected falls short */
 
 double dec_mean(const double *v, int n);
 double dec_sd(const double *v, int n);
 double dec_t_two_sided(double t, double df);
 double dec_t_quantile(double p, double df);
-double dec_chi2_q10(double df);
+double dec_chi2_q20(double df);
 
 struct dec_place {
 	int n;
@@ -46,16 +47,17 @@ void dec_paired(const double *a, const double *b, int n, double alpha,
 		struct dec_paired *o);
 int dec_separated(const struct dec_paired *o, double alpha,
 		  double min_effect_pct);
+int dec_not_slower(const struct dec_paired *o, double min_effect_pct);
 
 struct dec_sprt {
-	int n, m;		/* candidate rounds, pooled end pairs */
+	int n, k, m;		/* rounds, candidate boots a round, end pairs */
 	double span, sd_boot;	/* estimates from the pool (log scale) */
 	double span_used, sd_used;	/* the conservative ones the test used */
 	double llr, upper, lower, pos;
 };
 
 int dec_sprt(const double *pool_g, const double *pool_b, int m,
-	     const double *g, const double *b, const double *c, int n,
+	     const double *g, const double *b, const double *c, int n, int k,
 	     double alpha, int max_rounds, struct dec_sprt *o);
 
 #endif

@@ -7,7 +7,7 @@
  * Usage:
  *	pbsim [--rule sprt|place] [--sizes PCT,...] [--sigmas SD,...]
  *	      [--bisects M] [--commits N] [--max-rounds R] [--within SD]
- *	      [--drift SD] [--min-effect PCT] [--seed S]
+ *	      [--drift SD] [--min-effect PCT] [--cand-boots K] [--seed S]
  *
  * The model: commits 0 (GOOD) to N (BAD), one culprit drawn uniformly
  * from 1..N; a commit before it runs at level 0, from it on at
@@ -18,10 +18,11 @@
  *
  * A simulated bisect does what bisect.sh and step.sh do in rounds:
  *	1. the ends in paired rounds (3 to R): dec_paired and dec_separated
- *	   at PB_ROUNDS_ALPHA (0.02) and the minimum effect; not separated:
- *	   "no regression" (exit 15);
- *	2. binary search; a step boots GOOD, the candidate and BAD in each
- *	   round and asks the rule: sprt, dec_sprt over the pool of every end
+ *	   at PB_ROUNDS_ALPHA (0.02) and the minimum effect, stopping early
+ *	   once dec_not_slower; not separated: "no regression" (exit 15);
+ *	2. binary search; a step boots GOOD, BAD and K times the candidate
+ *	   (--cand-boots, default 2 as step.sh) in each round and asks the
+ *	   rule: sprt, dec_sprt over the pool of every end
  *	   pair measured so far (what step.sh does), or place, dec_place from
  *	   round 3 (the rule before it); no answer after R rounds: skip;
  *	   a range of skipped commits only: undecided (exit 1);
@@ -31,8 +32,8 @@
  * One line per size and sigma: decided % (exit 0), wrong % (exit 0 with a
  * culprit that is not the one), the other endings (no regression at the
  * ends check, undecided, culprit not confirmed), the steps decided (at
- * all, and within 5 rounds), the steps decided wrongly, the rounds per
- * step; the last line: "wrong culprits: W of M (P%)".
+ * all, and within 5 rounds), the steps decided wrongly, the rounds and
+ * the boots per step; the last line: "wrong culprits: W of M (P%)".
  */
 #include <math.h>
 #include <stdint.h>
@@ -56,7 +57,7 @@ struct opts {
 	int sprt;
 	double sizes[MAX_LIST], sigmas[MAX_LIST];
 	int nsizes, nsigmas;
-	int bisects, commits, max_rounds, ends_rounds;
+	int bisects, commits, max_rounds, ends_rounds, cand_boots;
 	double within, drift, min_effect;
 	uint64_t seed;
 };
@@ -68,7 +69,7 @@ struct sim {
 	int culprit;
 	double pool_g[MAX_POOL], pool_b[MAX_POOL];
 	int m;
-	long steps, decided_steps, decided5_steps, wrong_steps, rounds;
+	long steps, decided_steps, decided5_steps, wrong_steps, rounds, boots;
 };
 
 static void die(const char *msg)
@@ -135,6 +136,8 @@ static int paired_rounds(struct sim *s, int a, int b, double effect, int pool,
 		dec_paired(va, vb, r + 1, ROUNDS_ALPHA, &p);
 		if (dec_separated(&p, ROUNDS_ALPHA, effect))
 			return 1;
+		if (dec_not_slower(&p, effect))
+			return 0;
 	}
 	return 0;
 }
@@ -142,22 +145,24 @@ static int paired_rounds(struct sim *s, int a, int b, double effect, int pool,
 /* One step: the verdict on COMMIT, DEC_UNSURE being a skip. */
 static int step(struct sim *s, int commit, int bad_end)
 {
-	double g[MAX_ROUNDS], b[MAX_ROUNDS], c[MAX_ROUNDS], drift;
+	double g[MAX_ROUNDS], b[MAX_ROUNDS], c[4 * MAX_ROUNDS], drift;
+	int r, j, k = s->o->sprt ? s->o->cand_boots : 1, v = DEC_MORE;
 	struct dec_sprt q;
 	struct dec_place p;
-	int r, v = DEC_MORE;
 
 	s->steps++;
 	for (r = 0; r < s->o->max_rounds && v == DEC_MORE; r++) {
 		drift = s->o->drift * normal(s);
 		g[r] = boot(s, 0, drift);
-		c[r] = boot(s, commit, drift);
+		for (j = 0; j < k; j++)
+			c[r * k + j] = boot(s, commit, drift);
 		b[r] = boot(s, bad_end, drift);
 		pool_add(s, g[r], b[r]);
 		s->rounds++;
+		s->boots += 2 + k;
 		if (s->o->sprt) {
 			v = dec_sprt(s->pool_g, s->pool_b, s->m, g, b, c, r + 1,
-				     DEC_SPRT_ALPHA, s->o->max_rounds, &q);
+				     k, DEC_SPRT_ALPHA, s->o->max_rounds, &q);
 		} else if (r + 1 >= DEC_PLACE_MIN) {
 			v = dec_place(g, b, c, r + 1, PLACE_ALPHA, &p);
 			if (v == DEC_UNSURE && r + 1 < s->o->max_rounds)
@@ -265,7 +270,7 @@ static void parse(int argc, char **argv, struct opts *o)
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			puts("usage: pbsim [--rule sprt|place] [--sizes PCT,...] [--sigmas SD,...] [--bisects M] [--commits N] [--max-rounds R] [--within SD] [--drift SD] [--min-effect PCT] [--seed S]");
+			puts("usage: pbsim [--rule sprt|place] [--sizes PCT,...] [--sigmas SD,...] [--bisects M] [--commits N] [--max-rounds R] [--within SD] [--drift SD] [--min-effect PCT] [--cand-boots K] [--seed S]");
 			exit(0);
 		}
 		if (!v)
@@ -287,6 +292,8 @@ static void parse(int argc, char **argv, struct opts *o)
 			o->max_rounds = parse_int(v, 3, MAX_ROUNDS, "--max-rounds");
 		} else if (!strcmp(a, "--ends-rounds")) {
 			o->ends_rounds = parse_int(v, 3, MAX_ROUNDS, "--ends-rounds");
+		} else if (!strcmp(a, "--cand-boots")) {
+			o->cand_boots = parse_int(v, 1, 4, "--cand-boots");
 		} else if (!strcmp(a, "--seed")) {
 			o->seed = parse_int(v, 1, 2147483647, "--seed");
 		} else if (!strcmp(a, "--within")) {
@@ -310,6 +317,7 @@ int main(int argc, char **argv)
 	struct opts o = {
 		.sprt = 1, .bisects = 200, .commits = 64, .max_rounds = 6,
 		.within = 0.035, .drift = 0.10, .min_effect = 5, .seed = 1,
+		.cand_boots = 2,
 		.sizes = { 2, 5, 10, 20, 40, 60 }, .nsizes = 6,
 		.sigmas = { 0, 0.05, 0.10, 0.15, 0.20, 0.25 }, .nsigmas = 6,
 	};
@@ -320,19 +328,20 @@ int main(int argc, char **argv)
 	if (!o.ends_rounds)
 		o.ends_rounds = o.max_rounds;
 	s.o = &o;
-	printf("rule %s, %d commits, %d bisects a cell, at most %d rounds a step, within %g, drift %g, minimum effect %g%%\n",
+	printf("rule %s, %d commits, %d bisects a cell, at most %d rounds a step, %d candidate boot%s a round, within %g, drift %g, minimum effect %g%%\n",
 	       o.sprt ? "sprt" : "place", o.commits, o.bisects, o.max_rounds,
+	       o.sprt ? o.cand_boots : 1, o.sprt && o.cand_boots > 1 ? "s" : "",
 	       o.within, o.drift, o.min_effect);
-	printf("%6s %6s %9s %7s %7s %7s %7s %9s %9s %9s %7s\n", "size%", "sigma",
+	printf("%6s %6s %9s %7s %7s %7s %7s %9s %9s %9s %7s %7s\n", "size%", "sigma",
 	       "decided%", "wrong%", "noreg%", "undec%", "unconf%", "steps_ok%",
-	       "steps_ok5%", "steps_bad%", "rounds");
+	       "steps_ok5%", "steps_bad%", "rounds", "boots");
 	for (i = 0; i < o.nsizes; i++) {
 		for (j = 0; j < o.nsigmas; j++) {
 			s.rng = o.seed * 0x9E3779B97F4A7C15ULL + i * 7919 + j * 104729 + 1;
 			s.sigma = o.sigmas[j];
 			s.bad_level = log1p(-o.sizes[i] / 100);
 			s.steps = s.decided_steps = s.decided5_steps = 0;
-			s.wrong_steps = s.rounds = 0;
+			s.wrong_steps = s.rounds = s.boots = 0;
 			memset(cnt, 0, sizeof(cnt));
 			for (k = 0; k < o.bisects; k++) {
 				s.culprit = 1 + (int)(uniform(&s) * o.commits);
@@ -342,7 +351,7 @@ int main(int argc, char **argv)
 			}
 			total += o.bisects;
 			wrong_total += cnt[END_WRONG];
-			printf("%6g %6g %9.1f %7.2f %7.1f %7.1f %7.1f %9.1f %9.1f %9.2f %7.2f\n",
+			printf("%6g %6g %9.1f %7.2f %7.1f %7.1f %7.1f %9.1f %9.1f %9.2f %7.2f %7.2f\n",
 			       o.sizes[i], o.sigmas[j],
 			       100.0 * (cnt[END_RIGHT] + cnt[END_WRONG]) / o.bisects,
 			       100.0 * cnt[END_WRONG] / o.bisects,
@@ -352,7 +361,8 @@ int main(int argc, char **argv)
 			       s.steps ? 100.0 * s.decided_steps / s.steps : 0,
 			       s.steps ? 100.0 * s.decided5_steps / s.steps : 0,
 			       s.steps ? 100.0 * s.wrong_steps / s.steps : 0,
-			       s.steps ? (double)s.rounds / s.steps : 0);
+			       s.steps ? (double)s.rounds / s.steps : 0,
+			       s.steps ? (double)s.boots / s.steps : 0);
 			fflush(stdout);
 		}
 	}

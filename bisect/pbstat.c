@@ -74,8 +74,10 @@
  *	ci = exp(mean d -+ t(1 - alpha/2, n - 1) * sd / sqrt(n)) - 1, percent
  *	p = two-sided one-sample t-test p of mean d = 0
  *	sd_pct = 100 * sd (the round-to-round noise of the ratio)
- *	separated = p < alpha && ci_high_pct < -min_effect (B is slower by
- *	more than min_effect, default 2, with the whole interval).
+ *	separated = p < alpha && ci_high_pct < 0 && delta_pct < -min_effect
+ *	(B is slower, and by more than min_effect, default 2, as estimated)
+ *	not_slower = ci_low_pct > -min_effect (B is not slower by min_effect,
+ *	with the interval's confidence: more rounds would not separate them)
  *	Pairing cancels the drift that moves both kernels of a round alike,
  *	which on this kind of machine is larger than the effects sought.
  *
@@ -96,19 +98,22 @@
  *	sprt; pbsim --rule place compares the two.
  *
  * sprt (candidate C between the ends, in rounds, sequentially: G[i], B[i]
- * and C[i] are boot medians of round i; POOL_G, POOL_B: every pair of end
- * boots the bisect measured so far, this step's rounds included):
- *	s[i] = 2 ln C[i] - ln G[i] - ln B[i], +D at GOOD's level, -D at
- *	       BAD's, sd^2 = 3 var(ln G - ln B)
- *	D, sd from the pool (>= 3 pairs), conservatively: D at the lower end
- *	of its 80% t interval, sd at the upper end of its 80% chi-square
- *	interval (decide.c)
- *	llr = 2 D sum(s) / sd^2 (Wald's sequential probability ratio test
+ * and K (--cand-boots, default 1) values C[i][j] are boot medians of round
+ * i, -c listing round by round; POOL_G, POOL_B: every pair of end boots
+ * the bisect measured so far, this step's rounds included):
+ *	s[i] = mean_j ln C[i][j] - (ln G[i] + ln B[i]) / 2, +D/2 at GOOD's
+ *	       level, -D/2 at BAD's, var = v (1/K + 1/2), v = one boot's
+ *	       variance = var(ln G - ln B) / 2
+ *	D, v from the pool (>= 3 pairs), conservatively: D at its one-sided
+ *	90% t bound, sqrt(v) at its one-sided 80% chi-square bound
+ *	(decide.c)
+ *	llr = D sum(s) / var (Wald's sequential probability ratio test
  *	      of "at GOOD's level" against "at BAD's level")
  *	good: llr >= ln((1 - alpha) / alpha), bad: llr <= -that
  *	else more (exit 4) while n < R, unsure (exit 3) at R.
  *	alpha (default 0.01) is the error each way of one step; it must be
- *	below 0.2. Exit 0 good, 1 bad, 3 unsure, 4 more.
+ *	below 0.2. sd_used_pct is the sqrt(v) used. Exit 0 good, 1 bad,
+ *	3 unsure, 4 more.
  *
  * Deterministic mode (QEMU -icount: the guest clock counts instructions)
  * gives the same number on every boot of a kernel, up to a small boot-to-
@@ -176,7 +181,7 @@
 	"paired -a A... -b B... [--alpha A] [--min-effect PCT] | " \
 	"place -g G... -b B... -c C... [--alpha A] | " \
 	"sprt -g G... -b B... -c C... [-G G... -B B...] [--alpha A] " \
-	"[--max-rounds R] | " \
+	"[--max-rounds R] [--cand-boots K] | " \
 	"detcmp -a A... -b B... [--min-effect PCT] [--eps PCT] | " \
 	"detplace -g G... -b B... -c C... [--eps PCT]"
 
@@ -188,7 +193,7 @@ struct list {
 
 struct args {
 	struct list g, b, c, a, vals, pool_g, pool_b;
-	int max_rounds;
+	int max_rounds, cand_boots;
 	double alpha;
 	double min_effect;
 	double threshold;
@@ -309,6 +314,7 @@ static void parse_args(const char *cmd, const char *lists, int argc,
 	if (!strcmp(cmd, "sprt"))
 		a->alpha = DEC_SPRT_ALPHA;
 	a->max_rounds = 6;
+	a->cand_boots = 1;
 	if (!*lists)
 		cur = &a->vals;
 	for (i = 0; i < argc; i++) {
@@ -371,6 +377,16 @@ static void parse_args(const char *cmd, const char *lists, int argc,
 				if (a->max_rounds < 1 || a->max_rounds > 100 ||
 				    a->max_rounds != number_or_die("--max-rounds", v))
 					die("--max-rounds: '%s' is not a whole number from 1 to 100",
+					    v);
+				cur = NULL;
+				continue;
+			}
+			v = opt_value("--cand-boots", argc, argv, &i);
+			if (v) {
+				a->cand_boots = (int)number_or_die("--cand-boots", v);
+				if (a->cand_boots < 1 || a->cand_boots > 4 ||
+				    a->cand_boots != number_or_die("--cand-boots", v))
+					die("--cand-boots: '%s' is not a whole number from 1 to 4",
 					    v);
 				cur = NULL;
 				continue;
@@ -829,10 +845,11 @@ static int cmd_paired(struct args *a)
 		die("paired: -a has %d values, -b %d: one of each per round",
 		    x->n, y->n);
 	dec_paired(x->v, y->v, x->n, a->alpha, &p);
-	printf("n=%d ratio=%s delta_pct=%s p=%s ci_low_pct=%s ci_high_pct=%s sd_pct=%s separated=%d\n",
+	printf("n=%d ratio=%s delta_pct=%s p=%s ci_low_pct=%s ci_high_pct=%s sd_pct=%s separated=%d not_slower=%d\n",
 	       p.n, FP(exp(p.mean)), FPCT(100 * expm1(p.mean)), FP(p.p),
 	       FPCT(100 * expm1(p.lo)), FPCT(100 * expm1(p.hi)),
-	       FPCT(100 * p.sd), dec_separated(&p, a->alpha, a->min_effect));
+	       FPCT(100 * p.sd), dec_separated(&p, a->alpha, a->min_effect),
+	       dec_not_slower(&p, a->min_effect));
 	return 0;
 }
 
@@ -881,9 +898,9 @@ static int cmd_sprt(struct args *a)
 	need(c, 1);
 	need(pg, 0);
 	need(pb, 0);
-	if (b->n != g->n || c->n != g->n)
-		die("sprt: -g has %d values, -b %d, -c %d: one of each per round",
-		    g->n, b->n, c->n);
+	if (b->n != g->n || c->n != g->n * a->cand_boots)
+		die("sprt: -g has %d values, -b %d, -c %d: one GOOD and one BAD per round, and %d of the candidate",
+		    g->n, b->n, c->n, a->cand_boots);
 	if (pg->n != pb->n)
 		die("sprt: -G has %d values, -B %d: one pair of end boots per round",
 		    pg->n, pb->n);
@@ -892,9 +909,9 @@ static int cmd_sprt(struct args *a)
 	if (a->alpha >= 0.2)
 		die("sprt: --alpha must be below 0.2");
 	rc = dec_sprt(pg->v, pb->v, pg->n, g->v, b->v, c->v, g->n,
-		      a->alpha, a->max_rounds, &q);
-	printf("verdict=%s n=%d pool=%d pos=%s llr=%s bound=%s span_pct=%s sd_boot_pct=%s span_used_pct=%s sd_used_pct=%s\n",
-	       verdict_name(rc), q.n, q.m, F(q.pos), F(q.llr), F(q.upper),
+		      a->cand_boots, a->alpha, a->max_rounds, &q);
+	printf("verdict=%s n=%d k=%d pool=%d pos=%s llr=%s bound=%s span_pct=%s sd_boot_pct=%s span_used_pct=%s sd_used_pct=%s\n",
+	       verdict_name(rc), q.n, q.k, q.m, F(q.pos), F(q.llr), F(q.upper),
 	       FPCT(100 * expm1(q.span)), FPCT(100 * q.sd_boot),
 	       FPCT(100 * expm1(q.span_used)), FPCT(100 * q.sd_used));
 	return rc;

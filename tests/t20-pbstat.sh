@@ -186,31 +186,43 @@ is "$out1" "$out2" "effect is deterministic"
 # --- paired ------------------------------------------------------------
 # log ratios +0.1, -0.1, 0: mean 0, sd 0.1, t(0.975, 2) = 4.302653,
 # half width 0.1 * 4.302653 / sqrt(3) = 0.248414: exp(-+0.248414) - 1
-check 0 "n=3 ratio=1 delta_pct=0 p=1 ci_low_pct=-21.996 ci_high_pct=28.199 sd_pct=10 separated=0" \
+check 0 "n=3 ratio=1 delta_pct=0 p=1 ci_low_pct=-21.996 ci_high_pct=28.199 sd_pct=10 separated=0 not_slower=0" \
 	"paired, 3 rounds: t interval on the log ratios" \
 	paired -a 100 100 100 -b 110.517091807565 90.483741803596 100
 # log ratios ln 1.01 .. ln 1.04: mean 0.024633, sd 0.012601, t = 3.9098,
 # t(0.975, 3) = 3.182446: exp(0.024633 -+ 0.020050) - 1
-check 0 "n=4 ratio=1.024939 delta_pct=2.494 p=0.029697 ci_low_pct=0.46 ci_high_pct=4.569 sd_pct=1.26 separated=0" \
+check 0 "n=4 ratio=1.024939 delta_pct=2.494 p=0.029697 ci_low_pct=0.46 ci_high_pct=4.569 sd_pct=1.26 separated=0 not_slower=1" \
 	"paired, 4 rounds, significant: p from Student's t with 3 df" \
 	paired -a 100 100 100 100 -b 101 102 103 104
 # The drift of the rounds cancels: B is 0.8 x A in every round while the
 # machine's speed triples.
-check 0 "n=4 ratio=0.8 delta_pct=-20 p=0 ci_low_pct=-20 ci_high_pct=-20 sd_pct=0 separated=1" \
+check 0 "n=4 ratio=0.8 delta_pct=-20 p=0 ci_low_pct=-20 ci_high_pct=-20 sd_pct=0 separated=1 not_slower=0" \
 	"paired, drift between rounds cancels" \
 	paired -a 100 150 200 300 -b 80 120 160 240
 is "$(field ci_high_pct paired --alpha 0.01 -a 100 100 100 -b 110.517091807565 90.483741803596 100)" 77.36 \
 	"paired, --alpha 0.01: t(0.995, 2) = 9.924843"
-# separated: p below alpha and the whole interval below -min_effect.
+# separated: p below alpha, the interval below 0 and the estimate below
+# -min_effect; not_slower: the interval above -min_effect.
 is "$(field separated paired --min-effect 19 -a 100 150 200 300 -b 80 120 160 240)" 1 \
 	"paired, separated: 20% slower, --min-effect 19"
 is "$(field separated paired --min-effect 21 -a 100 150 200 300 -b 80 120 160 240)" 0 \
 	"paired, not separated: 20% slower, --min-effect 21"
-# -5.4%: p = 0.0099 < 0.05, interval -8.2..-2.5%: separated at 2, not at 3.
-is "$(field separated paired --min-effect 2 -a 100 100 100 100 -b 97 93 95 93.5)" 1 \
-	"paired, separated: the interval's high end below -2%"
-is "$(field separated paired --min-effect 3 -a 100 100 100 100 -b 97 93 95 93.5)" 0 \
-	"paired, not separated: the interval's high end above -3%"
+# -5.4%: p = 0.0099 < 0.05, interval -8.2..-2.5%: separated at 5, not at
+# 6; not slower by 9 (the interval's low end is above -9%), but may be by 8.
+is "$(field separated paired --min-effect 5 -a 100 100 100 100 -b 97 93 95 93.5)" 1 \
+	"paired, separated: the estimate -5.4% below -5%, the interval below 0"
+is "$(field separated paired --min-effect 6 -a 100 100 100 100 -b 97 93 95 93.5)" 0 \
+	"paired, not separated: the estimate -5.4% above -6%"
+is "$(field not_slower paired --min-effect 6 -a 100 100 100 100 -b 97 93 95 93.5)" 0 \
+	"paired, not not_slower at 6: the interval reaches -8.2%"
+is "$(field not_slower paired --min-effect 9 -a 100 100 100 100 -b 97 93 95 93.5)" 1 \
+	"paired, not_slower at 9: the interval's low end -8.2% is above -9%"
+# At a minimum effect of 0 (the culprit's confirmation) the interval must
+# lie below 0: +2.5%, p = 0.03, is not slower.
+is "$(field separated paired --min-effect 0 -a 100 100 100 100 -b 101 102 103 104)" 0 \
+	"paired, --min-effect 0: faster is not separated"
+is "$(field not_slower paired --min-effect 0 -a 100 100 100 100 -b 101 102 103 104)" 1 \
+	"paired, --min-effect 0: the interval above 0 is not_slower"
 is "$(field separated paired --alpha 0.005 --min-effect 2 -a 100 100 100 100 -b 97 93 95 93.5)" 0 \
 	"paired, not separated at --alpha 0.005 (p = 0.0099)"
 usage "paired with unequal lists: round" paired -a 100 100 100 -b 100 100
@@ -260,35 +272,63 @@ is "$(field verdict place -g 100 100 100 -b 50 95 99 -c 67.27 92.71 94.65)" unsu
 
 # --- sprt --------------------------------------------------------------
 # Pool: 4 end pairs with ln G - ln B = 0.6, 0.7, 0.8, 0.7: span 0.7, sd
-# 0.0816497. Conservative: sd * sqrt(3 / 0.57671) (chi-square 10% of 3 df,
-# Wilson-Hilferty: 0.576695) = 0.186227, span - t(0.9, 3) * sd / 2 = 0.7 -
-# 1.637744 * 0.0408248 = 0.633139. One round at GOOD's level: s = 0.7,
-# llr = 2 * 0.633139 * 0.7 / (3 * 0.186227^2) = 8.5197 > ln(0.99 / 0.01).
+# 0.0816497, one boot's sd 0.0816497 / sqrt(2) = 0.0577350. Conservative:
+# that sd * sqrt(3 / 1.015239) (chi-square 20% of 3 df, Wilson-Hilferty)
+# = 0.0992466, span - t(0.9, 3) * sd / 2 = 0.7 - 1.637744 * 0.0408248 =
+# 0.633139. One round at GOOD's level: s = ln C - (ln G + ln B) / 2 =
+# 0.35, var = 0.0992466^2 * (1/1 + 1/2), llr = 0.633139 * 0.35 / var =
+# 14.9984 > ln(0.99 / 0.01).
 PG=(100 100 100 100)
 PB=(54.8811636094 49.6585303791 44.9328964117 49.6585303791)
 b7=49.6585303791
-check 0 "verdict=good n=1 pool=4 pos=1 llr=8.5197 bound=4.5951 span_pct=101.375 sd_boot_pct=5.774 span_used_pct=88.351 sd_used_pct=18.623" \
+check 0 "verdict=good n=1 k=1 pool=4 pos=1 llr=14.9984 bound=4.5951 span_pct=101.375 sd_boot_pct=5.774 span_used_pct=88.351 sd_used_pct=9.925" \
 	"sprt, one round at GOOD's level, a pool of 4: good" \
 	sprt -G "${PG[@]}" -B "${PB[@]}" -g 100 -b "$b7" -c 100
-is "$(field llr sprt -G "${PG[@]}" -B "${PB[@]}" -g 100 -b "$b7" -c "$b7")" -8.5197 \
-	"sprt, one round at BAD's level: llr -8.5197"
-check 1 "verdict=bad n=1 pool=4 pos=0 llr=-8.5197 bound=4.5951 span_pct=101.375 sd_boot_pct=5.774 span_used_pct=88.351 sd_used_pct=18.623" \
+is "$(field llr sprt -G "${PG[@]}" -B "${PB[@]}" -g 100 -b "$b7" -c "$b7")" -14.9984 \
+	"sprt, one round at BAD's level: llr -14.9984"
+check 1 "verdict=bad n=1 k=1 pool=4 pos=0 llr=-14.9984 bound=4.5951 span_pct=101.375 sd_boot_pct=5.774 span_used_pct=88.351 sd_used_pct=9.925" \
 	"sprt, one round at BAD's level: bad" \
 	sprt -G "${PG[@]}" -B "${PB[@]}" -g 100 -b "$b7" -c "$b7"
+# Two candidate boots a round (step.sh's C G B C): var = sd^2 (1/2 + 1/2),
+# llr = 0.633139 * 0.35 / 0.0992466^2 = 22.4976.
+is "$(field llr sprt --cand-boots 2 -G "${PG[@]}" -B "${PB[@]}" -g 100 -b "$b7" -c 100 100)" 22.4976 \
+	"sprt --cand-boots 2, one round at GOOD's level: llr 22.4976"
+# One boot at each end's level: their mean is halfway, s = 0.
+is "$(field llr sprt --cand-boots 2 -G "${PG[@]}" -B "${PB[@]}" -g 100 -b "$b7" -c 100 "$b7")" 0 \
+	"sprt --cand-boots 2, the candidate's boots at GOOD's and BAD's level: llr 0"
+is "$(field verdict sprt --cand-boots 2 -G "${PG[@]}" -B "${PB[@]}" -g 100 100 -b "$b7" "$b7" -c 100 100 "$b7" "$b7")" more \
+	"sprt --cand-boots 2, the candidate's rounds at either end's level: more"
 # Halfway on a log scale (sqrt(100 * 49.6585) = 70.4688): s = 0, llr 0.
 is "$(run_rc "$P" sprt -G "${PG[@]}" -B "${PB[@]}" -g 100 -b "$b7" -c 70.4688; echo "$rc $(sed 's/ .*//' "$T_TMP/out")")" \
 	"4 verdict=more" "sprt, halfway: one more round (exit 4)"
 is "$(run_rc "$P" sprt --max-rounds 1 -G "${PG[@]}" -B "${PB[@]}" -g 100 -b "$b7" -c 70.4688; echo "$rc $(sed 's/ .*//' "$T_TMP/out")")" \
 	"3 verdict=unsure" "sprt, halfway at --max-rounds: unsure (exit 3)"
-# 0.3 of the span per round: llr 2 * 0.63314 * (2 * 0.21 - 0.7) / 0.10404
-# = -3.408 after one round, -6.816 after two: bad, sequentially.
-c3=$(awk 'BEGIN { printf "%.10f", 49.6585303791 * exp(0.21) }')
+# 0.4 of the span per round: s = 0.28 - 0.35 = -0.07, llr 0.633139 *
+# -0.07 / 0.0147750 = -3.0 after one round, -6.0 after two: bad,
+# sequentially.
+c3=$(awk 'BEGIN { printf "%.10f", 49.6585303791 * exp(0.28) }')
 is "$(field verdict sprt -G "${PG[@]}" -B "${PB[@]}" -g 100 -b "$b7" -c "$c3")" more \
-	"sprt, 0.3 of the span, one round: more"
+	"sprt, 0.4 of the span, one round: more"
 is "$(field verdict sprt -G "${PG[@]}" -B "${PB[@]}" -g 100 100 -b "$b7" "$b7" -c "$c3" "$c3")" bad \
-	"sprt, 0.3 of the span, two rounds: bad"
+	"sprt, 0.4 of the span, two rounds: bad"
 is "$(field verdict sprt --alpha 0.001 -G "${PG[@]}" -B "${PB[@]}" -g 100 100 -b "$b7" "$b7" -c "$c3" "$c3")" more \
 	"sprt, the same at --alpha 0.001 (bound 6.907): more"
+# Futility: a pool whose span (2%) is within its spread (ln G - ln B = 0.1,
+# -0.08, 0.12, -0.06: sd 0.1046, one boot's 0.0740): 9 more rounds could
+# give 2 * 9 * 0.02^2 / (2 * 0.0740^2 * 1.5) = 0.44, not 4.6: unsure after
+# the first round, not after the tenth.
+read -r -a FB < <(awk 'BEGIN { printf "%.10f %.10f %.10f %.10f", 100 * exp(-0.1), 100 * exp(0.08), 100 * exp(-0.12), 100 * exp(0.06) }')
+is "$(run_rc "$P" sprt --max-rounds 10 -G 100 100 100 100 -B "${FB[@]}" -g 100 -b 98 -c 99; echo "$rc $(sed 's/ .*//' "$T_TMP/out")")" \
+	"3 verdict=unsure" "sprt, a span within the noise: unsure in the first round (futile)"
+# The same candidate with the ends 2.5 times as far apart (span 5%, the
+# same spread): 9 rounds could give 2.7, below 4.6: still futile; at 10%
+# (11.0 possible): one more round.
+read -r -a FB < <(awk 'BEGIN { printf "%.10f %.10f %.10f %.10f", 100 * exp(-0.15), 100 * exp(0.05), 100 * exp(-0.17), 100 * exp(0.07) }')
+is "$(field verdict sprt --max-rounds 10 -G 100 100 100 100 -B "${FB[@]}" -g 100 -b 98 -c 99)" unsure \
+	"sprt, a 5% span with a 7% spread: futile"
+read -r -a FB < <(awk 'BEGIN { printf "%.10f %.10f %.10f %.10f", 100 * exp(-0.2), 100 * exp(0), 100 * exp(-0.22), 100 * exp(0.02) }')
+is "$(field verdict sprt --max-rounds 10 -G 100 100 100 100 -B "${FB[@]}" -g 100 -b 98 -c 99)" more \
+	"sprt, a 10% span with a 7% spread: one more round"
 # The pool is what estimates the span: fewer than 3 pairs, no verdict.
 is "$(field verdict sprt -G 100 100 -B 50 50 -g 100 -b 50 -c 100)" more \
 	"sprt, a pool of 2 pairs: more"
@@ -296,6 +336,8 @@ is "$(field verdict sprt -G 100 100 100 -B 50 50 50 -g 100 -b 50 -c 100)" good \
 	"sprt, boots that agree exactly: the sign of s decides"
 usage "sprt with unequal pool lists: pair" sprt -G 100 100 100 -B 50 50 -g 100 -b 50 -c 100
 usage "sprt with unequal round lists: round" sprt -g 100 100 -b 50 -c 100
+usage "sprt --cand-boots 2 with one candidate value a round: of the candidate" sprt --cand-boots 2 -g 100 -b 50 -c 100
+usage "sprt --cand-boots 5: from 1 to 4" sprt --cand-boots 5 -g 100 -b 50 -c 100 100 100 100 100
 usage "sprt --max-rounds 0" sprt --max-rounds 0 -g 100 -b 50 -c 100
 usage "sprt --max-rounds 2.5" sprt --max-rounds 2.5 -g 100 -b 50 -c 100
 usage "sprt --alpha 0.3: below 0.2" sprt --alpha 0.3 -g 100 -b 50 -c 100

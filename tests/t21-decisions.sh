@@ -34,14 +34,28 @@ for s in ${sizes//,/ }; do
 		at_most "$(col "$T_TMP/sprt" "$s" "$g" 10)" 1 "sprt, $s% regression, sigma $g: steps decided wrongly at most 1%"
 	done
 done
-# The cells where rounds matter: more steps decided, fewer rounds a step.
+# The cells where rounds matter: more steps decided, fewer boots per
+# decided step.
 for c in "20 0.1" "10 0.05" "40 0.2"; do
 	read -r s g <<<"$c"
 	awk -v a="$(col "$T_TMP/sprt" "$s" "$g" 8)" -v b="$(col "$T_TMP/place" "$s" "$g" 8)" \
-		-v ra="$(col "$T_TMP/sprt" "$s" "$g" 11)" -v rb="$(col "$T_TMP/place" "$s" "$g" 11)" \
-		'BEGIN { exit !(a > b && ra < rb) }' &&
-		pass "$s% regression, sigma $g: sprt decides more steps than place, in fewer rounds" ||
-		fail "$s% regression, sigma $g: sprt decides more steps than place, in fewer rounds"
+		-v ra="$(col "$T_TMP/sprt" "$s" "$g" 12)" -v rb="$(col "$T_TMP/place" "$s" "$g" 12)" \
+		'BEGIN { exit !(a > b && ra / a < rb / b) }' &&
+		pass "$s% regression, sigma $g: sprt decides more steps than place, in fewer boots per decided step" ||
+		fail "$s% regression, sigma $g: sprt decides more steps than place, in fewer boots per decided step"
+done
+# Two candidate boots a round (C G B C, step.sh) against one: more steps
+# decided within 5 rounds, and fewer boots per decided step.
+"$S" --rule sprt --bisects 1000 --sizes 20,10 --sigmas 0.1,0.05 --cand-boots 1 >"$T_TMP/k1" 2>"$T_TMP/err"
+is "$?:$(cat "$T_TMP/err")" "0:" "pbsim --cand-boots 1 runs"
+for c in "20 0.1" "10 0.05"; do
+	read -r s g <<<"$c"
+	awk -v a5="$(col "$T_TMP/sprt" "$s" "$g" 9)" -v b5="$(col "$T_TMP/k1" "$s" "$g" 9)" \
+		-v a="$(col "$T_TMP/sprt" "$s" "$g" 8)" -v b="$(col "$T_TMP/k1" "$s" "$g" 8)" \
+		-v ba="$(col "$T_TMP/sprt" "$s" "$g" 12)" -v bb="$(col "$T_TMP/k1" "$s" "$g" 12)" \
+		'BEGIN { exit !(a5 > b5 && ba / a < bb / b) }' &&
+		pass "$s% regression, sigma $g: 2 candidate boots a round decide more steps within 5 rounds, in fewer boots per decided step" ||
+		fail "$s% regression, sigma $g: 2 candidate boots a round decide more steps within 5 rounds, in fewer boots per decided step"
 done
 # Without noise a 40% regression is decided in one round a step, always.
 is "$(col "$T_TMP/sprt" 40 0 3):$(col "$T_TMP/sprt" 40 0 8)" "100.0:100.0" "40%, no boot noise: every bisect and step decided"
@@ -53,7 +67,7 @@ is "$(cmp -s "$T_TMP/a" "$T_TMP/b" && echo same)" same "pbsim is deterministic f
 
 # Bad input: exit 2, one line.
 for args in "--rule magic" "--sizes 0" "--sizes 100" "--sigmas -1" "--sizes 1,,2" "--bisects 0" \
-	"--sizes 5,x" "--within 0.1,0.2" "--drift x" "--max-rounds 2" "--commits 1" "--seed x" "--frobnicate 1" "--rule"; do
+	"--sizes 5,x" "--within 0.1,0.2" "--drift x" "--max-rounds 2" "--commits 1" "--seed x" "--frobnicate 1" "--rule" "--cand-boots 5"; do
 	# shellcheck disable=SC2086
 	run_rc "$S" $args
 	if [ "$rc" = 2 ] && [ "$(wc -l <"$T_TMP/err")" = 1 ] && [ ! -s "$T_TMP/out" ]; then

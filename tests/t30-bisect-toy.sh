@@ -332,8 +332,9 @@ like "$(tail -1 "$T_TMP/err")" '^bisect.sh: error: cannot decide: [0-9a-f]{12} i
 	"the error names the commit and the measured effect"
 
 # A small regression (20%) under boot-to-boot noise of +-10%: each step
-# is judged in rounds of GOOD, candidate and BAD booted afresh, and the
-# culprit is confirmed against its parent in paired rounds. Over runs
+# is judged in rounds of the candidate, GOOD, BAD and the candidate booted
+# afresh, and the culprit is confirmed against its parent in paired
+# rounds. Over runs
 # with different noise the answer is the exact culprit or "cannot
 # decide", never another commit.
 toy4=$T_TMP/toy4
@@ -360,7 +361,7 @@ for seed in 1 2 3 4; do
 			"progress line of a step in rounds"
 		steps=$(jq .steps "$latest/summary.json")
 		ml="$(readlink -f "$latest/state")/measure.log"
-		is "$(grep -cE '^step [0-9]+: [0-9a-f]+: verdict=(good|bad|unsure) n=[0-9]+ pool=[0-9]+ ' "$ml")" "${steps:-no steps}" \
+		is "$(grep -cE '^step [0-9]+: [0-9a-f]+: verdict=(good|bad|unsure) n=[0-9]+ k=2 pool=[0-9]+ ' "$ml")" "${steps:-no steps}" \
 			"rounds: each of the $steps steps ends with a verdict of pbstat sprt"
 		is "$(jq -s '[.[] | select(.role == "good" or .role == "bad") | .decision | select(.rule == "sprt") | (.n >= 1 and (.llr | type) == "number")] | (length > 0) and all' "$latest/results.jsonl")" true \
 			"rounds: results.jsonl holds each step's sprt record (rounds, llr)"
