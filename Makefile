@@ -13,11 +13,11 @@ help:
 	@echo "make deps    install the Debian packages perfbisect needs (as root)"
 	@echo "make lint    shellcheck and checkpatch over the project"
 	@echo "make lab     generate the built-in lab (a kernel history with one culprit)"
-	@echo "make bisect [TREE=repo GOOD=rev BAD=rev] [THRESHOLD=jobs/min] [MODE=auto|det|wall]"
+	@echo "make bisect [TREE=repo GOOD=rev BAD=rev] [CONFIG=tinyconfig|defconfig|file] [THRESHOLD=jobs/min] [MODE=auto|det|wall]"
 	@echo "             find the commit that made the kernel slower (default: the lab)"
-	@echo "make validate [TREE=repo BASE=rev ON=rev] PATCH=\"a.patch b.patch\""
+	@echo "make validate [TREE=repo BASE=rev ON=rev] [CONFIG=...] PATCH=\"a.patch b.patch\""
 	@echo "             measure fix patches against the baseline (default: the lab's fixes)"
-	@echo "make reproduce [TREE=repo GOOD=rev BAD=rev] [MODE=auto|det|wall]"
+	@echo "make reproduce [TREE=repo GOOD=rev BAD=rev] [CONFIG=...] [MODE=auto|det|wall]"
 	@echo "             measure GOOD and BAD alike: is BAD slower? (default: the lab)"
 	@echo "more: bisect/perfbisect help"
 
@@ -41,15 +41,16 @@ lab: deps
 
 bisect: deps
 	@$(PERFBISECT) bisect $(if $(TREE),-t "$(TREE)") $(if $(GOOD),-g "$(GOOD)") \
-		$(if $(BAD),-b "$(BAD)") $(if $(THRESHOLD),-x "$(THRESHOLD)") $(if $(MODE),-d "$(MODE)")
+		$(if $(BAD),-b "$(BAD)") $(if $(THRESHOLD),-x "$(THRESHOLD)") $(if $(MODE),-d "$(MODE)") \
+		$(if $(CONFIG),-K "$(CONFIG)")
 
 PATCH ?= $(wildcard $(CURDIR)/patches/fixes/*.patch)
 validate: deps
 	@$(PERFBISECT) validate $(if $(TREE),-t "$(TREE)") $(if $(BASE),-B "$(BASE)") \
-		$(if $(ON),-O "$(ON)") $(PATCH)
+		$(if $(ON),-O "$(ON)") $(if $(CONFIG),-K "$(CONFIG)") $(PATCH)
 
 reproduce: deps
-	@$(PERFBISECT) reproduce $(if $(TREE),-t "$(TREE)") $(if $(MODE),-d "$(MODE)") \
+	@$(PERFBISECT) reproduce $(if $(TREE),-t "$(TREE)") $(if $(MODE),-d "$(MODE)") $(if $(CONFIG),-K "$(CONFIG)") \
 		$(if $(GOOD),"$(GOOD)") $(if $(BAD),"$(BAD)")
 
 clean:

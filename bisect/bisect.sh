@@ -5,7 +5,8 @@
 # repository perfbisect owns, confirm the culprit and write the report.
 # Usage: bisect.sh [-t TREE] [-g GOOD] [-b BAD] [-x THRESHOLD] [-E MIN_EFFECT_PCT] [-e END_SAMPLES]
 #                  [-n START] [-i INC] [-N CAP] [-C CPUS] [-T TASKS] [-J JOBS]
-#                  [-k SAMPLES_PER_BOOT] [-w WARMUP] [-W WORKFILE] [-c FRAGMENT]...
+#                  [-k SAMPLES_PER_BOOT] [-w WARMUP] [-W WORKFILE] [-K BASE] [-c FRAGMENT]...
+#                  [-A CMD [-Y REGEX] [-D higher|lower]]
 #                  [-d auto|det|wall] [-R]
 #   -d (or PB_MODE) picks how time is measured. det: deterministic, the
 #   guest clock counts instructions (QEMU -icount, 1 vCPU): boots of a
@@ -16,6 +17,17 @@
 #   check shows the regression, wall otherwise; both say why.
 #   TREE defaults to the lab ($PERFBISECT_HOME/lab/linux.git, made when
 #   missing) with GOOD=good and BAD=bad; any kernel git tree works.
+#   BASE (-K, or --config through perfbisect): the config every kernel
+#   starts from: tinyconfig (default), defconfig, or your .config; the
+#   fragments (-c, a path or a name in configs/) and configs/qemu.config
+#   (serial console, initramfs, no modules or network) are merged on top.
+#   A file that is not a kernel config is refused (exit 33).
+#   CMD (-A, --run) is your benchmark instead of the reproducer: a program
+#   of this machine (its libraries go along), a workload of workloads/
+#   (pipebench, faultbench) or a busybox applet, with its arguments; REGEX
+#   (-Y, --metric) the output line that holds its figure (the first number
+#   after the match); -D lower (--lower-is-better) for times. See
+#   measure.sh --help.
 #   THRESHOLD (jobs/min) overrides the one calibrated from the ends; BAD must
 #   be at least MIN_EFFECT_PCT (default 5; 1 in deterministic mode) slower
 #   than GOOD, beyond the noise.
@@ -60,7 +72,7 @@ pb_is_uint "$rounds_max" && [ "$rounds_max" -ge 3 ] && [ "$rounds_max" -le 20 ] 
 	pb_die "$PB_USAGE" "PB_ROUNDS_MAX='$rounds_max' is not a number of rounds from 3 to 20"
 tree='' good='' bad='' threshold='' ends=8 start=4 inc=4 cap=12 min_effect=''
 mopts=() mode=${PB_MODE:-auto} cpus='' tree_given='' restart=0
-while getopts t:g:b:x:E:e:n:i:N:C:T:J:k:w:W:c:d:Rh opt; do
+while getopts t:g:b:x:E:e:n:i:N:C:T:J:k:w:W:K:c:A:Y:D:d:Rh opt; do
 	case $opt in
 	t)
 		tree=$OPTARG
@@ -85,6 +97,10 @@ while getopts t:g:b:x:E:e:n:i:N:C:T:J:k:w:W:c:d:Rh opt; do
 	k) mopts+=(-n "$OPTARG") ;;
 	w) mopts+=(-w "$OPTARG") ;;
 	W) mopts+=(-W "$OPTARG") ;;
+	K) mopts+=(-K "$OPTARG") ;;
+	A) mopts+=(-A "$OPTARG") ;;
+	Y) mopts+=(-Y "$OPTARG") ;;
+	D) mopts+=(-D "$OPTARG") ;;
 	c) mopts+=(-c "$OPTARG") ;;
 	*) pb_opt_other "$opt" ;;
 	esac

@@ -2,34 +2,41 @@
 # SPDX-License-Identifier: GPL-2.0
 # build.sh: build one revision of a kernel git repository into a bzImage,
 # out of tree, with ccache, in a checkout that perfbisect owns.
-# Usage: build.sh [-n] [-c FRAGMENT]... [-l LOGDIR] REPO REV
+# Usage: build.sh [-n] [-K BASE] [-c FRAGMENT]... [-l LOGDIR] REPO REV
+#   -K BASE      the config to start from: tinyconfig (default), defconfig,
+#                or a .config file (yours, your distribution's)
 #   -c FRAGMENT  extra config fragment (a path, or a name in configs/),
-#                merged after configs/qemu.config onto tinyconfig
+#                merged after configs/qemu.config onto BASE
 #   -l LOGDIR    also copy build.log and build.json into LOGDIR
 #   -n           only print the artifact directory this build would use
 # Prints the directory holding bzImage, config and build.json. A revision
 # built before with the same source tree and fragments is not rebuilt.
 # PB_KEEP_TIMES=0: files changed only in comments get new times (see
 # checkout.sh), and Kbuild rebuilds all that includes them.
+# configs/qemu.config (serial console, initramfs, no modules, no network)
+# always wins over BASE; options of a BASE file that do not survive are
+# listed in the build dir (config-dropped.txt), and a large config gets the
+# cold build time to expect here.
 # Exit: 0 built, 125 does not build, 2 usage, 3 not a repository, 4 unknown
 # revision, 5 missing tool, 6 busy, 7 not a kernel, 8 option dropped,
-# 9 internal, 10 interrupted.
+# 9 internal, 10 interrupted, 33 BASE is not a kernel config.
 set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	sed -n '3,16s/^# \{0,1\}//p' "$0"
+	sed -n '3,24s/^# \{0,1\}//p' "$0"
 }
 
 frags=("$PB_TOP/configs/qemu.config")
-logdir='' dry=0
+logdir='' dry=0 base=tinyconfig
 [ "${1:-}" = --help ] && {
 	usage
 	exit 0
 }
-while getopts c:l:nh opt; do
+while getopts K:c:l:nh opt; do
 	case $opt in
+	K) base=$OPTARG ;;
 	c)
 		if [ -f "$OPTARG" ]; then
 			frags+=("$(realpath "$OPTARG")")
@@ -52,6 +59,7 @@ while getopts c:l:nh opt; do
 done
 shift $((OPTIND - 1))
 [ $# -eq 2 ] || pb_die "$PB_USAGE" "expected REPO and REV (see --help)"
+base=$(pb_config_base "$base") || exit
 
 pb_need git make gcc flex bison bc ccache flock jq
 repo=$(pb_resolve_repo "$1") || exit
@@ -63,6 +71,13 @@ done
 
 tree=$(git -C "$repo" rev-parse "$sha^{tree}")
 cfghash=$(pb_file_sha "${frags[@]}")
+# Another base makes another configuration (tinyconfig's hash is as it
+# always was, so its images stay valid).
+case $base in
+tinyconfig) base_id=tinyconfig ;;
+defconfig) base_id=defconfig cfghash=$(pb_sha "$cfghash" defconfig) ;;
+*) base_id=$(pb_file_sha "$base") cfghash=$(pb_sha "$cfghash" "file $base_id") ;;
+esac
 gccver=$(gcc -dumpfullversion)
 images="$PERFBISECT_HOME/images"
 art="$images/${tree:0:16}-$cfghash-gcc$gccver"
@@ -184,6 +199,7 @@ git -C "$src" ls-tree -r "$sha" >"$work/tree" || pb_die "$PB_INTERNAL" "git ls-t
 cfgkey=$( {
 	awk -F '\t' '$2 ~ /(^|\/)(Kconfig|Makefile)[^\/]*$|^scripts\/|\/configs\// { print }' "$work/tree"
 	cat "${frags[@]}" "$0"
+	echo "base $base_id"
 	for t in gcc ld as pahole rustc bindgen; do
 		command -v "$t" && "$t" --version 2>&1 | head -1
 	done
@@ -192,17 +208,28 @@ if [ -f "$bdir/.config" ] && [ "$(cat "$bdir/.perfbisect-config-key" 2>/dev/null
 	pb_info "${sha:0:12}: configuration inputs unchanged, keeping $bdir/.config"
 	: >"$log"
 else
-	pb_info "${sha:0:12}: configuring (tinyconfig + ${frags[*]##*/})"
+	pb_info "${sha:0:12}: configuring (${base##*/} + ${frags[*]##*/})"
 	newcfg="$bdir/.config.perfbisect"
 	rm -f "$newcfg" "$bdir/.perfbisect-config-key"
 	if ! {
-		KCONFIG_CONFIG=$newcfg make -C "$src" O="$bdir" tinyconfig &&
+		case $base in
+		tinyconfig | defconfig) KCONFIG_CONFIG=$newcfg make -C "$src" O="$bdir" "$base" ;;
+		*) cp "$base" "$newcfg" ;;
+		esac &&
 			KCONFIG_CONFIG=$newcfg "$src/scripts/kconfig/merge_config.sh" -m -O "$bdir" "$newcfg" "${frags[@]}" &&
 			KCONFIG_CONFIG=$newcfg make -C "$src" O="$bdir" olddefconfig
 	} >"$log" 2>&1; then
 		pb_die "$PB_NOBUILD" "${sha:0:12}: configuration failed; see $log"
 	fi
 	"$PB_TOP/bisect/config-check.sh" "$newcfg" "${frags[@]}" || exit
+	if [ -f "$base" ]; then
+		# A base from another kernel or machine loses options: say how
+		# many, and keep the list.
+		"$PB_TOP/bisect/config-check.sh" -l "$bdir/config-dropped.txt" "$newcfg" "$base" || exit
+		ndrop=$(wc -l <"$bdir/config-dropped.txt")
+		[ "$ndrop" -eq 0 ] ||
+			pb_warn "${sha:0:12}: $ndrop option(s) of ${base##*/} did not survive (qemu.config has no modules and no network; others are unknown to this tree): $bdir/config-dropped.txt"
+	fi
 	if ! cmp -s "$newcfg" "$bdir/.config"; then
 		mv -f "$newcfg" "$bdir/.config" || pb_die "$PB_INTERNAL" "cannot write $bdir/.config"
 	fi
@@ -211,9 +238,14 @@ else
 		pb_die "$PB_INTERNAL" "cannot write $bdir/.perfbisect-config-key"
 fi
 
+# A cold build of a large config takes long here: say how long.
+est=$(pb_cold_build_min "$(grep -c '=y$' "$bdir/.config")")
+if ! has_objects "$bdir" && [ "$est" -ge 15 ]; then
+	pb_warn "${sha:0:12}: a large config ($(grep -c '=y$' "$bdir/.config") options =y): a cold build takes about $est min on this machine (bench/README.md); later ones reuse ccache"
+fi
 ccache -z >/dev/null 2>&1
 jobs=$(nproc)
-pb_info "${sha:0:12}: make -j$jobs bzImage (cold: 6-10 min, warm ccache: 1-3 min; log: $log)"
+pb_info "${sha:0:12}: make -j$jobs bzImage (cold: about $est min here, less with a warm ccache; log: $log)"
 # The build dir's saved lists (below) stop being true as make starts.
 rm -rf "$bdir/.perfbisect-lists" "$bdir/.perfbisect-lists.new" ||
 	pb_die "$PB_INTERNAL" "cannot remove $bdir/.perfbisect-lists"
@@ -264,9 +296,9 @@ jq -n --arg commit "$sha" --arg tree "$tree" --arg repo "$repo" \
 	--arg bzimage_sha256 "$(sha256sum "$stage/bzImage" | cut -d' ' -f1)" \
 	--argjson build_s "$build_s" --argjson ccache_hits "$hits" \
 	--argjson ccache_misses "$misses" \
-	--arg fragments "${frags[*]##*/}" \
+	--arg fragments "${frags[*]##*/}" --arg base "${base##*/}" --arg base_id "$base_id" \
 	'{commit: $commit, tree: $tree, repo: $repo, config_hash: $config_hash,
-	  fragments: $fragments, gcc: $gcc, build_s: $build_s,
+	  base: $base, base_id: $base_id, fragments: $fragments, gcc: $gcc, build_s: $build_s,
 	  ccache_hits: $ccache_hits, ccache_misses: $ccache_misses,
 	  bzimage_sha256: $bzimage_sha256}' >"$stage/build.json" ||
 	pb_die "$PB_INTERNAL" "cannot write build.json"

@@ -39,6 +39,8 @@ PB_NOBOOT=27		# qemu exited without the guest reaching init
 PB_DETKVM=30		# deterministic mode asked for together with KVM
 PB_DETCPUS=31		# more vCPUs than deterministic mode supports
 PB_BADICOUNT=32		# QEMU rejects the -icount options (PB_ICOUNT)
+PB_NOTCONFIG=33		# the base config (-K, --config) is not a kernel config
+PB_NOMETRIC=34		# --metric matched no line of the --run command's output
 PB_NOBUILD=125		# the revision does not build (the bisect skip code)
 
 PB_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -188,6 +190,91 @@ pb_file_sha() {
 	cat -- "$@" | sha256sum | cut -c1-16
 }
 
+# pb_config_base BASE: check the base config a kernel is configured from
+# (-K, --config) and print it: tinyconfig, defconfig, or the absolute path
+# of a .config file. A file must read like a kernel config: only
+# "CONFIG_X=value", "# CONFIG_X is not set", comments and blank lines, and
+# at least one CONFIG_ assignment; else PB_NOTCONFIG, naming the first
+# line that is not.
+pb_config_base() {
+	local f=$1 bad
+	case $f in
+	tinyconfig | defconfig)
+		echo "$f"
+		return 0
+		;;
+	esac
+	[ -f "$f" ] && [ -r "$f" ] ||
+		pb_die "$PB_USAGE" "config '$f' not found: give tinyconfig, defconfig or a .config file (-K)"
+	bad=$(awk '!/^(CONFIG_[A-Za-z0-9_]+=.*|#.*|[ \t]*)$/ { printf "line %d: %.40s", NR, $0; exit }' "$f")
+	[ -z "$bad" ] || pb_die "$PB_NOTCONFIG" "$f is not a kernel config ($bad)"
+	grep -qE '^CONFIG_[A-Za-z0-9_]+=' "$f" ||
+		pb_die "$PB_NOTCONFIG" "$f is not a kernel config (no CONFIG_ option is set in it)"
+	realpath "$f"
+}
+
+# pb_cold_build_min OPTIONS_Y: print the minutes a cold build (empty
+# ccache) of a config with OPTIONS_Y options =y takes on the development
+# machine (2 cores), by a line through two measured points
+# (bench/README.md): tinyconfig + qemu.config, 700 options, 339 s
+# (bench/build-boot.sh), and defconfig + qemu.config, PB_DEFCONFIG_Y
+# options, PB_DEFCONFIG_S s (bench/config-build.sh).
+PB_DEFCONFIG_Y=1400 PB_DEFCONFIG_S=2400
+pb_cold_build_min() {
+	awk -v y="$1" -v dy="$PB_DEFCONFIG_Y" -v ds="$PB_DEFCONFIG_S" 'BEGIN {
+		s = 339 + (y - 700) * (ds - 339) / (dy - 700)
+		printf "%d\n", (s < 339 ? 339 : s) / 60 + 0.5
+	}'
+}
+
+# pb_run_program CMD: check the program of a --run command (-A), its first
+# word, before anything is built, and print where it comes from:
+#   "host PATH"      a file of this machine (a path with a /): a static or
+#                    dynamically linked x86-64 executable (its libraries
+#                    go along, as ldd resolves them), or a script;
+#   "workload NAME"  a ready workload, workloads/NAME.c (built static);
+#   "guest NAME"     a busybox applet of the guest (sh, dd, ...).
+# Anything else is a usage error that says which.
+pb_run_program() {
+	local prog=${1%% *} bb=${PB_BUSYBOX:-/bin/busybox} missing interp
+	[ -n "$prog" ] || pb_die "$PB_USAGE" "--run needs a command"
+	if [[ $prog == */* ]]; then
+		[ -f "$prog" ] || pb_die "$PB_USAGE" "--run: $prog not found"
+		[ -x "$prog" ] || pb_die "$PB_USAGE" "--run: $prog is not executable (chmod +x?)"
+		if [ "$(head -c 2 "$prog")" = '#!' ]; then
+			# The guest has busybox only: its sh, awk, ...
+			interp=$(head -1 "$prog" | sed 's/^#![ ]*//; s/[ ].*//')
+			interp=${interp##*/}
+			[ -x "$bb" ] && "$bb" --list 2>/dev/null | grep -qxF -- "$interp" ||
+				pb_die "$PB_USAGE" "--run: $prog runs with $interp, which the guest lacks (it has busybox: #!/bin/sh)"
+			echo "host $(realpath "$prog")"
+			return 0
+		fi
+		readelf -h "$prog" 2>/dev/null | grep -q 'Machine:.*X86-64' ||
+			pb_die "$PB_USAGE" "--run: $prog is not an x86-64 executable or a script"
+		if readelf -l "$prog" 2>/dev/null | grep -q 'program interpreter'; then
+			missing=$(ldd "$prog" 2>&1 | awk '/not found/ { print $1; exit }')
+			[ -z "$missing" ] || pb_die "$PB_USAGE" "--run: $prog needs $missing, which ldd cannot find"
+		fi
+		echo "host $(realpath "$prog")"
+	elif [[ $prog =~ ^[a-z0-9_]+$ ]] && [ -f "$PB_TOP/workloads/$prog.c" ]; then
+		echo "workload $prog"
+	elif [ -x "$bb" ] && "$bb" --list 2>/dev/null | grep -qxF -- "$prog"; then
+		echo "guest $prog"
+	else
+		pb_die "$PB_USAGE" "--run: '$prog' is not a path, a workload in workloads/ ($(cd "$PB_TOP/workloads" && ls -- *.c | sed 's/\.c$//' | paste -sd, -)) or a busybox applet"
+	fi
+}
+
+# pb_run_metric CMD: print the metric of a ready workload (-A NAME), the
+# default of --metric; nothing for other commands.
+pb_run_metric() {
+	case ${1%% *} in
+	pipebench) echo 'messages/s=' ;;
+	faultbench) echo 'faults/s=' ;;
+	esac
+}
+
 # pb_now: print the time in seconds with millisecond resolution.
 pb_now() {
 	date +%s.%N | cut -c1-14
@@ -237,9 +324,10 @@ pb_atomic_write() {
 	mv -f "$tmp" "$1" || pb_die "$PB_INTERNAL" "cannot write $1"
 }
 
-# pb_kernel_src: print the path of the imported linux-source-6.1 git tree.
+# pb_kernel_src [VERSION]: print the path of the imported linux-source-VERSION
+# git tree (default 6.1, the lab's).
 pb_kernel_src() {
-	echo "$PERFBISECT_HOME/linux-6.1"
+	echo "$PERFBISECT_HOME/linux-${1:-6.1}"
 }
 
 # pb_tool NAME: print the path of a perfbisect C helper, building it if needed
@@ -303,18 +391,36 @@ pb_new_run() {
 # pb_measure_id MEASURE_CMD OPTION...: print what defines a measurement,
 # whatever the kernel: the measuring program (its contents, and its path
 # when it is not perfbisect's own, so the checkout's place does not count),
-# its options, the config fragments and the sources of the guest
+# its options, the config fragments (a user's -K or -c file by its
+# contents) and the sources of the guest
 # (reproducer, initramfs), the compiler; in deterministic mode (-d det
 # among the options) also the QEMU version and the -icount options, which
 # define its clock.
 pb_measure_id() {
-	local cmd=$1 inputs det=''
+	local cmd=$1 inputs det='' prev='' a files=() user='' kind what
 	shift
 	inputs=$(cd "$PB_TOP" && find configs initramfs reproducer \
 		-path reproducer/build -prune -o -type f -print 2>/dev/null | LC_ALL=C sort |
 		xargs -r sha256sum | sha256sum | cut -c1-16)
 	[ "$(pb_opt_mode "$@")" = det ] && det="$(pb_det_id)"
-	pb_sha "${cmd#"$PB_TOP"/}" "$(pb_file_sha "$cmd")" "$inputs" "$(gcc -dumpfullversion 2>/dev/null)" "$@" $det
+	# The user's own config files (-K FILE, -c PATH) count by content.
+	for a in "$@"; do
+		case $prev in
+		-K | -c) [ -f "$a" ] && files+=("$a") ;;
+		-A)
+			# The program's bytes: a file of this machine, or a
+			# workload's source and its Makefile.
+			read -r kind what <<<"$(pb_run_program "$a")" || return
+			case $kind in
+			host) files+=("$what") ;;
+			workload) files+=("$PB_TOP/workloads/$what.c" "$PB_TOP/workloads/Makefile") ;;
+			esac
+			;;
+		esac
+		prev=$a
+	done
+	[ ${#files[@]} -eq 0 ] || user="files $(pb_file_sha "${files[@]}")"
+	pb_sha "${cmd#"$PB_TOP"/}" "$(pb_file_sha "$cmd")" "$inputs" "$(gcc -dumpfullversion 2>/dev/null)" "$@" $det $user
 }
 
 # pb_measure_key REPO SHA MEASURE_CMD OPTION...: print the results-cache key
@@ -388,7 +494,7 @@ pb_check_range() {
 # before anything is built; exit PB_USAGE with one line naming the first
 # bad one.
 pb_check_measure_opts() {
-	local o v f
+	local o v f run='' metric=''
 	while [ $# -gt 0 ]; do
 		o=$1 v=${2:-}
 		[ $# -ge 2 ] || pb_die "$PB_USAGE" "option $o needs a value"
@@ -410,10 +516,33 @@ pb_check_measure_opts() {
 			[ -f "$f" ] || f=$PB_TOP/configs/$v.config
 			[ -f "$f" ] || pb_die "$PB_USAGE" "config fragment '$v' not found: a path or a name in configs/ (-c)"
 			;;
+		-K) pb_config_base "$v" >/dev/null ;;
+		-A)
+			pb_run_program "$v" >/dev/null
+			run=$v
+			;;
+		-Y)
+			[ -n "$v" ] || pb_die "$PB_USAGE" "--metric needs a regular expression"
+			grep -qE -- "$v" </dev/null 2>/dev/null
+			[ $? -ne 2 ] || pb_die "$PB_USAGE" "--metric '$v' is not an extended regular expression"
+			metric=$v
+			;;
+		-D)
+			case $v in
+			higher | lower) ;;
+			*) pb_die "$PB_USAGE" "the direction (-D) is higher or lower, not '$v'" ;;
+			esac
+			;;
 		-d) ;;
 		*) pb_die "$PB_INTERNAL" "pb_check_measure_opts: unknown option $o" ;;
 		esac
 	done
+	if [ -n "$run" ] && [ -z "$metric" ] && [ -z "$(pb_run_metric "$run")" ]; then
+		pb_die "$PB_USAGE" "--run '$run' needs --metric REGEX: which line of its output holds the figure"
+	fi
+	if [ -z "$run" ] && [ -n "$metric" ]; then
+		pb_die "$PB_USAGE" "--metric is for a --run command"
+	fi
 }
 
 # pb_sample_rows RESULTS: print one line per measured (not warm-up) sample in

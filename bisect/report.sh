@@ -27,6 +27,20 @@ done
 shift $((OPTIND - 1))
 [ "${1:-}" = -- ] && shift
 [ -d "$state" ] && [ -d "$run" ] || pb_die "$PB_USAGE" "need -s STATE and -r RUNDIR"
+# What the numbers are: the reproducer's jobs/min, or a --run command's
+# figure (the score is the value, or 1e6/value when lower is better).
+cmd='' metric='' direction=higher prev=''
+for a in "$@"; do
+	case $prev in
+	-A) cmd=$a ;;
+	-Y) metric=$a ;;
+	-D) direction=$a ;;
+	esac
+	prev=$a
+done
+[ -z "$cmd" ] || [ -n "$metric" ] || metric=$(pb_run_metric "$cmd")
+label=jobs/min
+[ -z "$cmd" ] || label=$([ "$direction" = lower ] && echo "1e6/value" || echo value)
 repo=$(cat "$state/repo")
 pb_tool pbstat >/dev/null || exit
 ends="$state/ends.json"
@@ -126,6 +140,7 @@ jq -n --arg culprit "$culprit" \
 	--arg repo "$repo" --arg good "$gsha" --arg bad "$bsha" \
 	--arg mode "$(jq -r '.mode // "wall"' "$ends")" --arg mode_reason "$(jq -r '.mode_reason // ""' "$ends")" \
 	--argjson eps "$(jq '.eps_pct // null' "$ends")" \
+	--arg cmd "$cmd" --arg metric "$metric" --arg direction "$direction" --arg score_label "$label" \
 	"$kv_jq"'{culprit: (if $culprit == "" then null else $culprit end),
 	  culprit_subject: (if $culprit == "" then null else $culprit_subject end),
 	  steps: $steps, same_kernel_steps: $same_steps, builds: $builds, boots: $boots, ccache_hits: $hits,
@@ -135,11 +150,14 @@ jq -n --arg culprit "$culprit" \
 	  confirmed: $confirmed, culprit_image_identical_to_parent: $identical,
 	  undecided: ($undecided | split(" ") | map(select(. != ""))),
 	  repo: $repo, good: $good, bad: $bad,
-	  mode: $mode, mode_reason: $mode_reason, eps_pct: $eps}' | pb_atomic_write "$run/summary.json"
+	  mode: $mode, mode_reason: $mode_reason, eps_pct: $eps,
+	  metric: {command: (if $cmd == "" then "reproducer (pbaim)" else $cmd end),
+	    regex: (if $metric == "" then null else $metric end),
+	    direction: $direction, score: $score_label}}' | pb_atomic_write "$run/summary.json"
 
 # The table of every measured commit, along the history.
 {
-	printf '%-4s %-12s %-9s %7s %12s %6s %8s  %s\n' pos commit verdict samples "jobs/min" "idle%" build_s subject
+	printf '%-4s %-12s %-9s %7s %12s %6s %8s  %s\n' pos commit verdict samples "$label" "idle%" build_s subject
 	jq -s -r 'sort_by(.position)[] | [.position, .commit[0:12], (.verdict + (if .same_kernel_as then "=" else "" end)), (.samples | length),
 		(.median // "-"), (.idle_pct // "-"), (.build_s // "-"), .subject[0:50]] | @tsv' "$run/results.jsonl" |
 		awk -F'\t' '{ printf "%-4s %-12s %-9s %7s %12s %6s %8s  %s\n", $1, $2, $3, $4, $5, $6, $7, $8 }'
@@ -182,9 +200,9 @@ set label \"culprit ${culprit:0:12}:\\n$csub\" at $cpos, graph 0.7 $side textcol
 	gnuplot >"$run/plot.log" 2>&1 <<PLOT || pb_warn "gnuplot failed; see $run/plot.log"
 set terminal svg size 960,500 dynamic
 set output "$run/jobs-per-min.svg"
-set title "perfbisect: jobs/min along good..bad ($(jq -r '.mode // "wall"' "$ends") mode; threshold $(people "$threshold"))"
+set title "perfbisect: $label along good..bad ($(jq -r '.mode // "wall"' "$ends") mode; threshold $(people "$threshold"))"
 set xlabel "commits after GOOD"
-set ylabel "jobs/min (median of each boot; bars: lowest..highest boot)"
+set ylabel "$label (median of each boot; bars: lowest..highest boot)"
 set key bottom left
 set grid
 set datafile missing "nan"
@@ -213,5 +231,5 @@ if [ -n "$culprit" ]; then
 else
 	echo "undecided: the first bad commit is one of: $undecided"
 fi
-echo "threshold $threshold jobs/min; $steps steps ($same_steps of them the same kernel as one judged before), $builds builds and $boots boots in this run, $wall s"
+echo "threshold $threshold $label; $steps steps ($same_steps of them the same kernel as one judged before), $builds builds and $boots boots in this run, $wall s"
 echo "results: $run (summary.json, results.jsonl, table.txt, jobs-per-min.svg)"

@@ -7,7 +7,8 @@
 # Usage: reproduce.sh [-t TREE] [-x MIN_EFFECT_PCT] [-d auto|det|wall]
 #                     [-r MIN_ROUNDS] [-M MAX_ROUNDS] [-C CPUS] [-T TASKS]
 #                     [-J JOBS] [-k SAMPLES_PER_BOOT] [-w WARMUP]
-#                     [-W WORKFILE] [GOOD BAD]
+#                     [-W WORKFILE] [-K BASE] [-A CMD [-Y REGEX] [-D higher|lower]]
+#                     [GOOD BAD]
 #   TREE defaults to the lab, with GOOD=good and BAD=bad. MIN_EFFECT_PCT
 #   (default 2): BAD must be slower than GOOD by more than this, beyond the
 #   interval (wall-clock) or eps (deterministic). The rest is as for
@@ -19,7 +20,7 @@ set -u
 
 pb_help_first "$@"
 opts=() tree=''
-while getopts t:x:d:r:M:C:T:J:k:w:W:h opt; do
+while getopts t:x:d:r:M:C:T:J:k:w:W:K:A:Y:D:h opt; do
 	case $opt in
 	t) tree=$OPTARG ;;
 	h)

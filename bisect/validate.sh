@@ -9,7 +9,10 @@
 #                    [-r MIN_ROUNDS] [-M MAX_ROUNDS] [-s SUMMARY_JSON]
 #                    [-c CULPRIT] [-R] [-C CPUS] [-T TASKS] [-J JOBS]
 #                    [-k SAMPLES_PER_BOOT] [-w WARMUP] [-W WORKFILE]
+#                    [-K CONFIG] [-A CMD [-Y REGEX] [-D higher|lower]]
 #                    [-d auto|det|wall] PATCH...
+#   -K CONFIG (--config), -A CMD (--run), -Y REGEX (--metric), -D lower
+#   (--lower-is-better): your config and your benchmark, as for bisect.sh.
 #   TREE defaults to the lab with BASE=good and ON=bad. The kernels are
 #   measured in rounds, one fresh boot each per round in a rotating order,
 #   and each fix is compared with BASE round by round (the ratio of the
@@ -52,7 +55,7 @@ set -u
 pb_help_first "$@"
 tree='' base='' on='' tol=2 rmin='' rmax='' summary='' torture=1 cpus='' culprit=
 mopts=() mode=${PB_MODE:-auto} reproduce=0
-while getopts t:B:O:x:r:M:s:c:RC:T:J:k:w:W:d:Ph opt; do
+while getopts t:B:O:x:r:M:s:c:RC:T:J:k:w:W:K:A:Y:D:d:Ph opt; do
 	case $opt in
 	t) tree=$OPTARG ;;
 	B) base=$OPTARG ;;
@@ -74,6 +77,10 @@ while getopts t:B:O:x:r:M:s:c:RC:T:J:k:w:W:d:Ph opt; do
 	k) mopts+=(-n "$OPTARG") ;;
 	w) mopts+=(-w "$OPTARG") ;;
 	W) mopts+=(-W "$OPTARG") ;;
+	K) mopts+=(-K "$OPTARG") ;;
+	A) mopts+=(-A "$OPTARG") ;;
+	Y) mopts+=(-Y "$OPTARG") ;;
+	D) mopts+=(-D "$OPTARG") ;;
 	*) pb_opt_other "$opt" ;;
 	esac
 done

@@ -19,7 +19,7 @@
 set -u
 rundir='' samples=4 mode=${PB_MODE:-wall}
 [ "$mode" = auto ] && mode=wall
-while getopts c:C:m:P:T:J:n:w:W:o:d:I opt; do
+while getopts c:C:m:P:T:J:n:w:W:o:d:K:A:Y:D:I opt; do
 	case $opt in
 	o) rundir=$OPTARG ;;
 	n) samples=$OPTARG ;;

@@ -28,7 +28,7 @@ src=$("$T_TOP/bisect/kernel-src.sh" 2>/dev/null) || {
 	exit
 }
 cp=$src/scripts/checkpatch.pl
-for f in bisect/*.c bisect/*.h reproducer/*.c reproducer/*.h reproducer/tests/*.c reproducer/tests/*.h; do
+for f in bisect/*.c bisect/*.h reproducer/*.c reproducer/*.h reproducer/tests/*.c reproducer/tests/*.h workloads/*.c; do
 	[ -f "$f" ] || continue
 	if out=$("$cp" --no-tree -f --terse "$f" 2>&1); then
 		pass "checkpatch $f"
