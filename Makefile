@@ -14,6 +14,7 @@ help:
 	@echo "make lint    shellcheck and checkpatch over the project"
 	@echo "make lab     generate the built-in lab (a kernel history with one culprit)"
 	@echo "make bisect [TREE=repo GOOD=rev BAD=rev] [CONFIG=tinyconfig|defconfig|file] [THRESHOLD=jobs/min] [MODE=auto|det|wall]"
+	@echo "            [RUN='cmd args' [METRIC=regex] [LOWER=1]]"
 	@echo "             find the commit that made the kernel slower (default: the lab)"
 	@echo "make validate [TREE=repo BASE=rev ON=rev] [CONFIG=...] PATCH=\"a.patch b.patch\""
 	@echo "             measure fix patches against the baseline (default: the lab's fixes)"
@@ -42,15 +43,18 @@ lab: deps
 bisect: deps
 	@$(PERFBISECT) bisect $(if $(TREE),-t "$(TREE)") $(if $(GOOD),-g "$(GOOD)") \
 		$(if $(BAD),-b "$(BAD)") $(if $(THRESHOLD),-x "$(THRESHOLD)") $(if $(MODE),-d "$(MODE)") \
-		$(if $(CONFIG),-K "$(CONFIG)")
+		$(if $(CONFIG),-K "$(CONFIG)") $(RUNOPTS)
+
+# Your benchmark: RUN='cmd args', METRIC=regex, LOWER=1 (--lower-is-better).
+RUNOPTS = $(if $(RUN),-A "$(RUN)") $(if $(METRIC),-Y "$(METRIC)") $(if $(LOWER),-D lower)
 
 PATCH ?= $(wildcard $(CURDIR)/patches/fixes/*.patch)
 validate: deps
 	@$(PERFBISECT) validate $(if $(TREE),-t "$(TREE)") $(if $(BASE),-B "$(BASE)") \
-		$(if $(ON),-O "$(ON)") $(if $(CONFIG),-K "$(CONFIG)") $(PATCH)
+		$(if $(ON),-O "$(ON)") $(if $(CONFIG),-K "$(CONFIG)") $(RUNOPTS) $(PATCH)
 
 reproduce: deps
-	@$(PERFBISECT) reproduce $(if $(TREE),-t "$(TREE)") $(if $(MODE),-d "$(MODE)") $(if $(CONFIG),-K "$(CONFIG)") \
+	@$(PERFBISECT) reproduce $(if $(TREE),-t "$(TREE)") $(if $(MODE),-d "$(MODE)") $(if $(CONFIG),-K "$(CONFIG)") $(RUNOPTS) \
 		$(if $(GOOD),"$(GOOD)") $(if $(BAD),"$(BAD)")
 
 clean:

@@ -219,7 +219,7 @@ pb_config_base() {
 # (bench/README.md): tinyconfig + qemu.config, 700 options, 339 s
 # (bench/build-boot.sh), and defconfig + qemu.config, PB_DEFCONFIG_Y
 # options, PB_DEFCONFIG_S s (bench/config-build.sh).
-PB_DEFCONFIG_Y=1400 PB_DEFCONFIG_S=2400
+PB_DEFCONFIG_Y=1181 PB_DEFCONFIG_S=922
 pb_cold_build_min() {
 	awk -v y="$1" -v dy="$PB_DEFCONFIG_Y" -v ds="$PB_DEFCONFIG_S" 'BEGIN {
 		s = 339 + (y - 700) * (ds - 339) / (dy - 700)
