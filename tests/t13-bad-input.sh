@@ -90,6 +90,24 @@ expect 2 "perfbisect help nosuch" "$p" help nosuch
 expect 2 "perfbisect nosuch" "$p" nosuch
 run_rc "$p" bisect -t "$T_TMP/nowhere" -g a -b b
 like "$(cat "$T_TMP/err")" '^perfbisect bisect: error: ' "perfbisect bisect: messages say 'perfbisect bisect:'"
+# Long options: one name for what each command's letter does.
+while IFS='|' read -r args want; do
+	eval "set -- $args"
+	run_rc "$p" "$@"
+	like "$rc:$(cat "$T_TMP/err")" "^2:$want" "perfbisect $args: usage error"
+done <<'EOF'
+bisect --frobnicate|perfbisect bisect: error: unknown option --frobnicate
+bisect --good|perfbisect bisect: error: --good needs a value
+bisect --restart=1|perfbisect bisect: error: --restart takes no value
+bisect --threshold 0|perfbisect bisect: error: threshold '0' is not a positive number of jobs/min \(-x\)
+bisect --min-effect=500|perfbisect bisect: error: minimum effect '500' is not a percentage
+validate --tolerance=abc x.patch|perfbisect validate: error: tolerance 'abc' is not a number
+reproduce --min-effect abc|perfbisect reproduce: error: tolerance 'abc' is not a number
+validate --min-rounds 1 x.patch|perfbisect validate: error: .*rounds \(-r\)
+bisect --cpus 0|perfbisect bisect: error: vCPUs \(-C\)
+measure --samples-per-boot x r v|perfbisect measure: error: samples must be a non-negative integer, not 'x'
+bisect --tolerance 2|perfbisect bisect: error: unknown option --tolerance
+EOF
 
 # The bench scripts: --help prints the usage (exit 0); an unknown option
 # or a second argument exits 2; none of the three makes or removes
