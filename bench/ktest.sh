@@ -9,8 +9,9 @@
 # one bad sample that ktest measures first, like bench/compare.sh.
 # Holds perfbisect's build lock for the whole run.
 # Usage: bench/ktest.sh [RESULT_FILE]   (default bench/results/ktest.txt, appended)
-#   BENCH_KTEST_DIR=DIR          scratch dir: new or empty (default: a new one
-#                                from mktemp)
+#   BENCH_KTEST_DIR=DIR          scratch dir: new or empty, kept (default: a
+#                                new one from mktemp, removed after a run
+#                                that succeeds; its path is printed otherwise)
 #   BENCH_KTEST_THRESHOLD=JPM    fixed threshold: no calibration boots
 #   BENCH_KTEST_TIMEOUT=SECONDS  stop ktest.pl after this long (default 21600)
 set -u
@@ -40,9 +41,17 @@ mkfifo "$state/console" "$work/stdin" || exit
 touch "$state/builds" "$state/boots" || exit
 # cleanup: stop the guest if ktest left one, and let a console reader that
 # still waits on the FIFO see end of file.
+# A scratch dir made here goes too (its builds are gigabytes); one given
+# with BENCH_KTEST_DIR stays, and so does any on failure, with its path.
 cleanup() {
+	local rc=$?
 	"$top/bench/ktest/qemu.sh" "$state"
 	: <>"$state/console"
+	if [ -z "${BENCH_KTEST_DIR:-}" ] && [ "$rc" -eq 0 ]; then
+		rm -rf "$work"
+	else
+		pb_info "scratch dir kept: $work"
+	fi
 }
 trap cleanup EXIT
 pb_lock_wait "$PB_BUILD_LOCK" "the kernel build slot (one build at a time on this machine)"

@@ -13,6 +13,12 @@
 # built before with the same source tree and fragments is not rebuilt.
 # PB_KEEP_TIMES=0: files changed only in comments get new times (see
 # checkout.sh), and Kbuild rebuilds all that includes them.
+# PB_DISTCC="HOST[:PORT][/LIMIT] ..." (perfbisect --distcc) sends the
+# compiles that miss ccache to those distcc hosts (CCACHE_PREFIX), with
+# make -j the local cores plus their slots; hosts that do not answer are
+# left out, none: local compiles, with a message. A compile a host fails
+# is retried locally by distcc, so a host's failure never reads as a
+# commit that does not build. The image is the same as a local build's.
 # configs/qemu.config (serial console, initramfs, no modules, no network)
 # always wins over BASE; options of a BASE file that do not survive are
 # listed in the build dir (config-dropped.txt), and a large config gets the
@@ -245,6 +251,19 @@ if ! has_objects "$bdir" && [ "$est" -ge 15 ]; then
 fi
 ccache -z >/dev/null 2>&1
 jobs=$(nproc)
+if [ -n "${PB_DISTCC:-}" ]; then
+	pb_need distcc
+	hosts=$(pb_distcc_hosts "$PB_DISTCC")
+	if [ -z "$hosts" ]; then
+		pb_warn "${sha:0:12}: no distcc host answers: compiling locally"
+	else
+		# distcc falls back to a local compile when a host fails.
+		export CCACHE_PREFIX=distcc DISTCC_HOSTS=$hosts DISTCC_FALLBACK=1
+		unset DISTCC_SKIP_LOCAL_RETRY
+		jobs=$((jobs + $(pb_distcc_slots "$hosts")))
+		pb_info "${sha:0:12}: compiles that miss ccache go to distcc: $hosts"
+	fi
+fi
 pb_info "${sha:0:12}: make -j$jobs bzImage (cold: about $est min here, less with a warm ccache; log: $log)"
 # The build dir's saved lists (below) stop being true as make starts.
 rm -rf "$bdir/.perfbisect-lists" "$bdir/.perfbisect-lists.new" ||

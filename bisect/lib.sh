@@ -275,6 +275,40 @@ pb_run_metric() {
 	esac
 }
 
+# pb_distcc_hosts HOSTS: print the hosts of a distcc host list (HOST,
+# HOST:PORT, HOST/LIMIT or HOST:PORT/LIMIT, separated by blanks) that
+# accept a connection within 2 s, in DISTCC_HOSTS form; warn about each
+# one that does not. Prints nothing when none answers.
+pb_distcc_hosts() {
+	local h hp host port up=()
+	for h in $1; do
+		hp=${h%%/*} host=${h%%[:/]*} port=3632
+		[ "$hp" = "$host" ] || port=${hp#*:}
+		if ! [[ $port =~ ^[0-9]{1,5}$ ]] || [ -z "$host" ]; then
+			pb_warn "distcc host '$h' is not HOST[:PORT][/LIMIT]: left out"
+		elif timeout 2 bash -c ">/dev/tcp/$host/$port" 2>/dev/null; then
+			up+=("$h")
+		else
+			pb_warn "distcc host $h does not answer: left out"
+		fi
+	done
+	[ ${#up[@]} -eq 0 ] || echo "${up[*]}"
+}
+
+# pb_distcc_slots HOSTS: print the compile slots of DISTCC_HOSTS-style
+# HOSTS (LIMIT each, 2 where not given).
+pb_distcc_slots() {
+	local h n=0
+	for h in $1; do
+		if [[ $h == */* ]] && [[ ${h##*/} =~ ^[0-9]+$ ]]; then
+			n=$((n + ${h##*/}))
+		else
+			n=$((n + 2))
+		fi
+	done
+	echo "$n"
+}
+
 # pb_now: print the time in seconds with millisecond resolution.
 pb_now() {
 	date +%s.%N | cut -c1-14
