@@ -39,6 +39,8 @@ want=$(jq -r .bzimage_sha256 "$(cat "$T_TMP/out")/build.json")
 
 # A distccd of this test's own, stopped at the end whatever happens.
 port=$((36000 + $$ % 2000))
+# distccd writes its log as its own user (distccd, when started by root).
+chmod 711 "$T_TMP" && touch "$T_TMP/distccd.log" && chmod 666 "$T_TMP/distccd.log"
 distccd --daemon --allow 127.0.0.1 --listen 127.0.0.1 --port "$port" --jobs 2 \
 	--log-file "$T_TMP/distccd.log" --log-level info --pid-file "$T_TMP/distccd.pid"
 for _ in 1 2 3 4 5 6 7 8 9 10; do
