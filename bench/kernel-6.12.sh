@@ -3,15 +3,17 @@
 # kernel-6.12.sh: perfbisect on another kernel than the lab's: import
 # Debian's linux-source-6.12 (kernel-src.sh -V 6.12), make a short history
 # on it with one slower commit (20 us more in every pipe write), and bisect
-# it in deterministic mode from scratch (-R) twice: with the reproducer
-# (pbaim), and with a workload as the user's benchmark (--run pipebench).
+# it in deterministic mode from scratch (-R) three times: with the
+# reproducer (pbaim), with a workload as the user's benchmark (--run
+# pipebench), and from a user's .config (--config: GOOD's tinyconfig
+# build with HZ=1000 instead of 250).
 # The history's commits have fixed dates, so their hashes are the same on
 # every run and machine.
 # Usage: bench/kernel-6.12.sh [RESULT_FILE]
 #   (default bench/results/kernel-6.12.txt; needs linux-source-6.12, which
 #   'apt-get install linux-source-6.12' installs)
 # Last line: "kernel=VERSION commits=N; pbaim: culprit=right|wrong steps=S
-# boots=B wall_s=W delta_pct=D; pipebench: (the same)".
+# boots=B wall_s=W delta_pct=D; pipebench: (the same); config: (the same)".
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=../bisect/lib.sh
@@ -84,6 +86,11 @@ $(cat "$PERFBISECT_HOME/runs/latest/progress.txt" 2>/dev/null)
 }
 bisect pbaim
 bisect pipebench -A 'pipebench -g 2 -f 10 -l 50'
+cfg=$PERFBISECT_HOME/test-repos/linux-6.12-hz1000.config
+sed -e 's/^CONFIG_HZ_250=y$/# CONFIG_HZ_250 is not set/' -e 's/^# CONFIG_HZ_1000 is not set$/CONFIG_HZ_1000=y/' \
+	"$("$top/bisect/build.sh" -n "$repo" v6.12-debian)/config" >"$cfg" && grep -q '^CONFIG_HZ_1000=y$' "$cfg" ||
+	pb_die "$PB_INTERNAL" "cannot derive a HZ=1000 config from GOOD's build"
+bisect config -K "$cfg"
 mkdir -p "$(dirname "$out")" &&
 	{
 		echo "# bench/kernel-6.12.sh on $(hostname), $(date -u '+%F %T UTC')"
