@@ -112,6 +112,7 @@ pb_check_range "samples per step (-n)" "$start" 1 100
 pb_check_range "samples added (-i)" "$inc" 1 100
 pb_check_range "sample cap (-N)" "$cap" 1 200
 pb_check_measure_opts "${mopts[@]}"
+unit=$(pb_score_unit "${mopts[@]}")
 [ -z "$tree" ] && [ -n "$tree_given" ] && pb_die "$PB_USAGE" "-t needs a kernel git tree, not an empty string"
 [ -z "$tree" ] && { [ -n "$good" ] || [ -n "$bad" ]; } &&
 	pb_die "$PB_USAGE" "-g and -b name revisions of -t TREE: give the tree too (without -t, the lab's good and bad)"
@@ -335,7 +336,7 @@ if [ "$fewest" -lt "$ends" ]; then
 	if [ "$sep" -eq 0 ] && ! smaller "$gmed" "$bmed" &&
 		[ "$(field large "$("$pbstat" ends -g "${gs[@]}" -b "${bs[@]}")")" = 1 ] &&
 		apart && significant "$start" "$fewest"; then
-		pb_info "GOOD median $gmed, BAD median $bmed jobs/min: a large regression already; $fewest samples per end are enough"
+		pb_info "GOOD median $gmed, BAD median $bmed $unit: a large regression already; $fewest samples per end are enough"
 	else
 		calibrate "$ends"
 	fi
@@ -370,7 +371,7 @@ paired_rounds() {
 				bm+=("$(pb_median "${one[@]}")")
 			fi
 		done
-		pb_info "$na and $nb in paired rounds, round $r (at least 3, at most $rounds_max): ${am[*]: -1} and ${bm[*]: -1} jobs/min"
+		pb_info "$na and $nb in paired rounds, round $r (at least 3, at most $rounds_max): ${am[*]: -1} and ${bm[*]: -1} $unit"
 		# GOOD and BAD: a pair for the steps' pool (step.sh).
 		[ "$a:$b" = "$gsha:$bsha" ] && { echo "${am[*]: -1} ${bm[*]: -1}" >>"$state/pool" ||
 			pb_die "$PB_INTERNAL" "cannot write $state/pool"; }
@@ -395,12 +396,12 @@ ci_level=$(awk -v a="$PB_ROUNDS_ALPHA" 'BEGIN { print 100 * (1 - a) }')
 # hours. The answer is kept for a resumed run. A threshold given by the
 # user turns rounds off.
 [ -z "$threshold" ] && smaller "$gmed" "$bmed" && rounds=true
-msg="no regression between GOOD and BAD: medians $gmed vs $bmed jobs/min, noise $noise%"
+msg="no regression between GOOD and BAD: medians $gmed vs $bmed $unit, noise $noise%"
 if [ "$sep" -ne 0 ]; then
 	if [ -n "$threshold" ] || ! awk -v e="$(field effect_pct "$cal")" 'BEGIN { exit !(e > 0) }'; then
 		pb_die "$PB_NOREGRESSION" "$msg"
 	fi
-	pb_info "GOOD median $gmed, BAD median $bmed jobs/min: not separated by the samples (noise $noise%)"
+	pb_info "GOOD median $gmed, BAD median $bmed $unit: not separated by the samples (noise $noise%)"
 	rounds=true
 fi
 if [ "$rounds" = true ]; then
@@ -431,13 +432,13 @@ fi
 fixed=true
 # A threshold outside the ends would judge every commit alike.
 if [ -n "$threshold" ] && ! awk -v t="$threshold" -v g="$gmed" -v b="$bmed" 'BEGIN { exit !(t > b && t < g) }'; then
-	pb_die "$PB_USAGE" "threshold $threshold (-x) is not between BAD's median $bmed and GOOD's median $gmed jobs/min"
+	pb_die "$PB_USAGE" "threshold $threshold (-x) is not between BAD's median $bmed and GOOD's median $gmed $unit"
 fi
 [ -n "$threshold" ] || {
 	threshold=$(field threshold "$cal")
 	fixed=false
 }
-pb_info "GOOD median $gmed, BAD median $bmed jobs/min ($(field effect_pct "$cal")% slower, noise $noise%): threshold $threshold"
+pb_info "GOOD median $gmed, BAD median $bmed $unit ($(field effect_pct "$cal")% slower, noise $noise%): threshold $threshold"
 jq -n --argjson g "$(printf '%s\n' "${gs[@]}" | jq -s .)" --argjson b "$(printf '%s\n' "${bs[@]}" | jq -s .)" \
 	--argjson t "$threshold" --arg cal "$cal" --argjson fixed "$fixed" --argjson rounds "$rounds" \
 	--arg mode "$mode" --arg why "$det_why" --argjson gdet "$(printf '%s\n' "${gdet[@]}" | jq -s 'map(numbers)')" \

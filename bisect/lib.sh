@@ -309,6 +309,27 @@ pb_distcc_slots() {
 	echo "$n"
 }
 
+# pb_score_unit MEASURE_OPTION...: what the numbers of a measurement are:
+# jobs/min (the reproducer), or a --run command's value, or 1e6/value
+# when lower is better (-D lower).
+pb_score_unit() {
+	local a prev='' run='' dir=higher
+	for a in "$@"; do
+		case $prev in
+		-A) run=$a ;;
+		-D) dir=$a ;;
+		esac
+		prev=$a
+	done
+	if [ -z "$run" ]; then
+		echo jobs/min
+	elif [ "$dir" = lower ]; then
+		echo 1e6/value
+	else
+		echo value
+	fi
+}
+
 # pb_now: print the time in seconds with millisecond resolution.
 pb_now() {
 	date +%s.%N | cut -c1-14
@@ -431,7 +452,7 @@ pb_new_run() {
 # among the options) also the QEMU version and the -icount options, which
 # define its clock.
 pb_measure_id() {
-	local cmd=$1 inputs det='' prev='' a files=() user='' kind what
+	local cmd=$1 inputs det='' prev='' a user_files=() user='' kind what
 	shift
 	inputs=$(cd "$PB_TOP" && find configs initramfs reproducer \
 		-path reproducer/build -prune -o -type f -print 2>/dev/null | LC_ALL=C sort |
@@ -440,20 +461,20 @@ pb_measure_id() {
 	# The user's own config files (-K FILE, -c PATH) count by content.
 	for a in "$@"; do
 		case $prev in
-		-K | -c) [ -f "$a" ] && files+=("$a") ;;
+		-K | -c) [ -f "$a" ] && user_files+=("$a") ;;
 		-A)
 			# The program's bytes: a file of this machine, or a
 			# workload's source and its Makefile.
 			read -r kind what <<<"$(pb_run_program "$a")" || return
 			case $kind in
-			host) files+=("$what") ;;
-			workload) files+=("$PB_TOP/workloads/$what.c" "$PB_TOP/workloads/Makefile") ;;
+			host) user_files+=("$what") ;;
+			workload) user_files+=("$PB_TOP/workloads/$what.c" "$PB_TOP/workloads/Makefile") ;;
 			esac
 			;;
 		esac
 		prev=$a
 	done
-	[ ${#files[@]} -eq 0 ] || user="files $(pb_file_sha "${files[@]}")"
+	[ ${#user_files[@]} -eq 0 ] || user="files $(pb_file_sha "${user_files[@]}")"
 	pb_sha "${cmd#"$PB_TOP"/}" "$(pb_file_sha "$cmd")" "$inputs" "$(gcc -dumpfullversion 2>/dev/null)" "$@" $det $user
 }
 

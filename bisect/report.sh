@@ -39,8 +39,7 @@ for a in "$@"; do
 	prev=$a
 done
 [ -z "$cmd" ] || [ -n "$metric" ] || metric=$(pb_run_metric "$cmd")
-label=jobs/min
-[ -z "$cmd" ] || label=$([ "$direction" = lower ] && echo "1e6/value" || echo value)
+label=$(pb_score_unit "$@")
 repo=$(cat "$state/repo")
 pb_tool pbstat >/dev/null || exit
 ends="$state/ends.json"

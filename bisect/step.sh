@@ -235,7 +235,7 @@ rounds() {
 		done
 		echo "step $step: ${commit:0:12}: round $r: GOOD ${rg[*]: -1} candidate ${rc[*]: -2} BAD ${rb[*]: -1}" >>"$state/measure.log"
 		# A step in rounds takes minutes: say how far it got.
-		pb_info "step $step, ${commit:0:12}, round $r of at most $rounds_max: GOOD ${rg[*]: -1}, candidate ${rc[*]: -2}, BAD ${rb[*]: -1} jobs/min"
+		pb_info "step $step, ${commit:0:12}, round $r of at most $rounds_max: GOOD ${rg[*]: -1}, candidate ${rc[*]: -2}, BAD ${rb[*]: -1} $(pb_score_unit "$@")"
 		echo "${rg[*]: -1} ${rb[*]: -1}" >>"$state/pool" || abort "cannot write $state/pool"
 		mapfile -t pg < <(awk 'NF == 2 { print $1 }' "$state/pool")
 		mapfile -t pb < <(awk 'NF == 2 { print $2 }' "$state/pool")
