@@ -246,14 +246,21 @@ measure_end() {
 # slower than GOOD by more than the minimum effect plus eps, the boots'
 # spread (pbstat detcmp). Prints the detcmp line; fails when it is not.
 dmopts=("${mopts[@]}" -d det)
+# det_end_failed NAME SHA CODE: stop the bisect with the code of an end's
+# measurement and its last words (a --metric that matches nothing says so
+# here, once, not as a skip at every step).
+det_end_failed() {
+	tail -3 "$log" | sed 's/^/  /' >&2
+	pb_die "$3" "$1 (${2:0:12}) cannot be measured in deterministic mode (code $3); see $log"
+}
 field() { sed -n "s/.*\\b$1=\\([-0-9.]*\\).*/\\1/p" <<<"$2"; }
 det_ends() {
 	local g b rc
 	pb_info "deterministic ends check: GOOD and BAD, 2 boots each (guest time = instructions, ${cpus:-$(pb_det_cpus)} vCPUs, about a minute a boot)"
 	g=$("$PB_TOP/bisect/samples.sh" -n 1 -B 2 -m -N 4 -l "$run/measure.log" "$repo" "$gsha" -- "${dmopts[@]}" 2>>"$log") ||
-		pb_die "$?" "GOOD (${gsha:0:12}) cannot be measured in deterministic mode (code $?); see $log"
+		det_end_failed GOOD "$gsha" "$?"
 	b=$("$PB_TOP/bisect/samples.sh" -n 1 -B 2 -m -N 4 -l "$run/measure.log" "$repo" "$bsha" -- "${dmopts[@]}" 2>>"$log") ||
-		pb_die "$?" "BAD (${bsha:0:12}) cannot be measured in deterministic mode (code $?); see $log"
+		det_end_failed BAD "$bsha" "$?"
 	mapfile -t gdet <<<"$g"
 	mapfile -t bdet <<<"$b"
 	detline=$("$pbstat" detcmp --min-effect "${min_effect:-1}" -a "${gdet[@]}" -b "${bdet[@]}")

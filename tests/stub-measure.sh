@@ -12,7 +12,8 @@
 # all the samples of one call by a factor in [1 - F, 1 + F], as one boot
 # of a real machine runs faster or slower than the next; STUB_SEED=S
 # draws other noise (of the same kind) for repeated runs; STUB_SLEEP=S
-# makes calls from STUB_SLEEP_FROM on take S seconds longer.
+# makes calls from STUB_SLEEP_FROM on take S seconds longer; -Y nomatch
+# fails as a --metric that matches nothing does (exit 34).
 # With -d det (deterministic mode) there is neither drift nor boot noise,
 # and the samples vary by +-0.05% only; a file "detspeed" in the commit
 # replaces "speed" there (a regression that deterministic mode misses).
@@ -25,6 +26,7 @@ while getopts c:C:m:P:T:J:n:w:W:o:d:K:A:Y:D:I opt; do
 	n) samples=$OPTARG ;;
 	d) mode=$OPTARG ;;
 	I) mode=det ;;
+	Y) metric=$OPTARG ;;
 	*) ;;
 	esac
 done
@@ -33,6 +35,11 @@ repo=$1 rev=$2
 mkdir -p "$rundir" || exit 9
 sha=$(git -C "$repo" rev-parse "$rev") || exit 4
 echo "$sha" >>"${STUB_LOG:-/dev/null}"
+# --metric nomatch: the metric matches no line of the command's output.
+if [ "${metric:-}" = nomatch ]; then
+	echo "stub-measure.sh: error: --metric 'nomatch' matched no line of the output" >&2
+	exit 34
+fi
 calls=$(wc -l <"${STUB_LOG:-/dev/null}")
 # A slow measurement: STUB_SLEEP seconds from call STUB_SLEEP_FROM (1) on.
 if [ -n "${STUB_SLEEP:-}" ] && [ "$calls" -ge "${STUB_SLEEP_FROM:-1}" ]; then

@@ -103,6 +103,16 @@ is "$(jq -c .metric "$th/runs/latest/summary.json")" \
 	"{\"command\":\"$T_TMP/bench.sh\",\"regex\":\"score:\",\"direction\":\"lower\",\"score\":\"1e6/value\"}" \
 	"summary.json names the command, the metric, its direction and the score"
 like "$(head -1 "$th/runs/latest/table.txt")" ' 1e6/value ' "the table's column is the score"
+# A metric that matches nothing stops the bisect at its first measurement,
+# with the measurement's words, not as a skip at every step.
+: >"$T_TMP/calls"
+for mode in wall det; do
+	run_rc env PERFBISECT_HOME="$th" PB_MODE=$mode STUB_LOG="$T_TMP/calls" "$b/perfbisect" bisect -t "$toy2" -g HEAD~8 -b HEAD \
+		--run "$T_TMP/bench.sh" --metric nomatch -R -e 6
+	is "$rc" 34 "$mode: a metric that matches nothing: exit 34"
+	like "$(cat "$T_TMP/err")" "matched no line of the output" "$mode: the error shows why"
+done
+is "$(wc -l <"$T_TMP/calls")" 2 "one measurement each time, then the bisect stops"
 unset PB_MEASURE
 
 # --- real boots: vanilla 6.1, deterministic --------------------------
