@@ -94,6 +94,9 @@ fi
 pb_is_number "$tol" || pb_die "$PB_USAGE" "tolerance '$tol' is not a number (percent)"
 pb_check_mode "$mode" "${cpus:-1}"
 pb_check_measure_opts "${mopts[@]}"
+# The table's column: the reproducer's Jobs/Min, or a --run command's score.
+col=Jobs/Min
+[ "$(pb_score_unit "${mopts[@]}")" = jobs/min ] || col=$(pb_score_unit "${mopts[@]}")
 [ -z "$rmin" ] || pb_check_range "rounds (-r)" "$rmin" 2 20
 [ -z "$rmax" ] || pb_check_range "rounds (-M)" "$rmax" 2 20
 if [ "$mode" = auto ]; then
@@ -338,7 +341,7 @@ for i in "${!names[@]}"; do
 done
 
 {
-	printf '%-34s %6s %10s %8s %4s %7s %7s %13s %6s %7s  %s\n' kernel Tasks Jobs/Min '+-' JTI Real CPU Jobs/sec/task idle% 'vs good' verdict
+	printf '%-34s %6s %10s %8s %4s %7s %7s %13s %6s %7s  %s\n' kernel Tasks "$col" '+-' JTI Real CPU Jobs/sec/task idle% 'vs good' verdict
 	for r in "${rows[@]}"; do
 		IFS='|' read -r label row ratio verdict <<<"$r"
 		read -r tasks jpm spread jti real cpu jpst idle <<<"$row"
@@ -353,7 +356,7 @@ if command -v gnuplot >/dev/null 2>&1 && [ -s "$work/bars.dat" ]; then
 	gnuplot >"$run/vs-baseline.log" 2>&1 <<PLOT || pb_warn "gnuplot failed; see $run/vs-baseline.log"
 set terminal svg size 900,420 dynamic
 set output "$run/vs-baseline.svg"
-set title "perfbisect validate: jobs/min against the baseline ($mode mode; bars: $([ "$mode" = det ] && echo "-+ eps" || echo "${ci_level}% interval"))"
+set title "perfbisect validate: $(pb_score_unit "${mopts[@]}") against the baseline ($mode mode; bars: $([ "$mode" = det ] && echo "-+ eps" || echo "${ci_level}% interval"))"
 set ylabel "difference to the baseline, %"
 set style fill solid 0.5
 set boxwidth 0.6

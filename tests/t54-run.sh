@@ -103,6 +103,13 @@ is "$(jq -c .metric "$th/runs/latest/summary.json")" \
 	"{\"command\":\"$T_TMP/bench.sh\",\"regex\":\"score:\",\"direction\":\"lower\",\"score\":\"1e6/value\"}" \
 	"summary.json names the command, the metric, its direction and the score"
 like "$(head -1 "$th/runs/latest/table.txt")" ' 1e6/value ' "the table's column is the score"
+# validate names the score too.
+git clone -q "$toy2" "$T_TMP/fixc" && echo 1000 >"$T_TMP/fixc/speed" &&
+	git -C "$T_TMP/fixc" -c user.name=Toy -c user.email=toy@example.invalid commit -qam "toy2: back to 1000" &&
+	git -C "$T_TMP/fixc" format-patch -q -1 -o "$T_TMP/fix" >/dev/null
+run_rc env PERFBISECT_HOME="$th" PB_MODE=wall STUB_LOG="$T_TMP/calls" "$b/perfbisect" validate -t "$toy2" -B HEAD~8 -O HEAD \
+	--no-torture --run "$T_TMP/bench.sh" --metric 'score:' "$T_TMP"/fix/*.patch
+like "$rc:$(head -1 "$T_TMP/out")" '^(0|19):kernel +Tasks +value ' "validate --run: a verdict, the table's column is the score"
 # A metric that matches nothing stops the bisect at its first measurement,
 # with the measurement's words, not as a skip at every step.
 : >"$T_TMP/calls"
