@@ -5,6 +5,7 @@
 # result line and the vCPU count; a revision that does not build, a dropped
 # config option and a guest that never finishes map to their exit codes.
 # Builds a kernel (about 6 minutes cold, seconds when cached).
+# Needs: a kernel build and boot (tests/run skips it with PB_SKIP_KERNEL=1)
 set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"

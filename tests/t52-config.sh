@@ -7,6 +7,7 @@
 # image's and the results cache's keys.
 # Builds one kernel from a .config that vanilla 6.1's tinyconfig build
 # left (ccache makes it a minute or two when t50 ran before).
+# Needs: a kernel build and boot (tests/run skips it with PB_SKIP_KERNEL=1)
 set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"

@@ -7,6 +7,7 @@
 # deterministic mode that run a workload, a dynamically linked program of
 # this machine and a failing or silent command (about a minute when the
 # vanilla image is cached, as t50 leaves it).
+# Needs: a kernel build and boot (tests/run skips it with PB_SKIP_KERNEL=1)
 set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"

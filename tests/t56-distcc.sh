@@ -6,6 +6,7 @@
 # compiles, and the bzImage is byte for byte the one a local build makes.
 # Hosts that do not answer are left out, with a message; none: local.
 # A cold build through distcc: about 8-10 minutes here.
+# Needs: a kernel build and boot (tests/run skips it with PB_SKIP_KERNEL=1)
 set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"

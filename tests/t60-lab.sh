@@ -4,6 +4,7 @@
 # and idempotent to regenerate; every patch applies with git am; the
 # semaphore torture, booted in QEMU, passes on good, bad and bad + fix A and
 # catches the straight port of the seed patch. Builds kernels.
+# Needs: a kernel build and boot (tests/run skips it with PB_SKIP_KERNEL=1)
 set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"

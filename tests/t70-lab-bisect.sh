@@ -3,6 +3,7 @@
 # t70-lab-bisect.sh: end to end: bisecting the lab in QEMU finds the
 # recorded culprit, skips the commit that does not build, and writes
 # summary.json, results.jsonl and the plot. Builds and boots kernels.
+# Needs: a kernel build and boot (tests/run skips it with PB_SKIP_KERNEL=1)
 set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"

@@ -13,6 +13,7 @@
 # machine, so the test asks only whether the fix recovers the regression:
 # not shown more than 25% below good, while the unfixed kernel is 62-76%
 # below. A fix that does nothing still fails either way.
+# Needs: a kernel build and boot (tests/run skips it with PB_SKIP_KERNEL=1)
 set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
