@@ -72,7 +72,7 @@ if [ -f "$dir/failed" ]; then
 		pb_info "${sha:0:12}: measuring again despite a cached failure (code $code; PB_RETRY_FAILED=1)"
 		rm -rf "$dir/failed" "$dir/failed-run" || pb_die "$PB_INTERNAL" "cannot remove the cached failure in $dir"
 	else
-		pb_info "${sha:0:12}: cached failure ($(jq -r '.outcome // "?"' "$dir/meta.json" 2>/dev/null), code $code, from $(date -r "$dir/failed" '+%F %T')); PB_RETRY_FAILED=1 measures it again"
+		pb_info "${sha:0:12}: cached failure ($(jq -r '.outcome // "?"' "$dir/meta.json" 2>/dev/null), code $code, from $(date -r "$dir/failed" '+%F %T')); PB_RETRY_FAILED=1 (perfbisect --retry-failed) measures it again"
 		exit "$code"
 	fi
 fi

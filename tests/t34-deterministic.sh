@@ -114,7 +114,7 @@ is "$rc" 20 "a kernel that panics: exit 20"
 n=$(wc -l <"$STUB_LOG")
 run_rc env PB_QUIET=0 "$b/samples.sh" -n 1 "$T_TMP/panics" HEAD --
 is "$rc:$(wc -l <"$STUB_LOG")" "20:$n" "a cached failure: the same code, nothing measured"
-like "$(cat "$T_TMP/err")" 'cached failure .*PB_RETRY_FAILED=1 measures it again' "a cached failure says how to retry"
+like "$(cat "$T_TMP/err")" 'cached failure .*PB_RETRY_FAILED=1 \(perfbisect --retry-failed\) measures it again' "a cached failure says how to retry"
 PB_RETRY_FAILED=1 run_rc "$b/samples.sh" -n 1 "$T_TMP/panics" HEAD --
 is "$rc:$(wc -l <"$STUB_LOG")" "20:$((n + 1))" "PB_RETRY_FAILED=1: measured again"
 
