@@ -38,18 +38,21 @@ run_rc "$b/build.sh" "$src" v6.1-debian
 is "$rc" 0 "vanilla 6.1 builds locally"
 want=$(jq -r .bzimage_sha256 "$(cat "$T_TMP/out")/build.json")
 
-# A distccd of this test's own, stopped at the end whatever happens.
+# A distccd of this test's own, stopped at the end whatever happens: in
+# the foreground of a session of its own, so that killing its process
+# group stops the workers it forks too.
 port=$((36000 + $$ % 2000))
 # distccd writes its log as its own user (distccd, when started by root).
 chmod 711 "$T_TMP" && touch "$T_TMP/distccd.log" && chmod 666 "$T_TMP/distccd.log"
-distccd --daemon --allow 127.0.0.1 --listen 127.0.0.1 --port "$port" --jobs 2 \
-	--log-file "$T_TMP/distccd.log" --log-level info --pid-file "$T_TMP/distccd.pid"
+setsid distccd --no-detach --daemon --allow 127.0.0.1 --listen 127.0.0.1 --port "$port" --jobs 2 \
+	--log-file "$T_TMP/distccd.log" --log-level info &
+dpid=$!
+# shellcheck disable=SC2064
+trap "kill -- -$dpid 2>/dev/null; rm -rf '$T_TMP'" EXIT
 for _ in 1 2 3 4 5 6 7 8 9 10; do
-	[ -s "$T_TMP/distccd.pid" ] && break
+	[ -n "$(pb_distcc_hosts "127.0.0.1:$port" 2>/dev/null)" ] && break
 	sleep 0.5
 done
-# shellcheck disable=SC2064
-trap "kill \$(cat '$T_TMP/distccd.pid' 2>/dev/null) 2>/dev/null; rm -rf '$T_TMP'" EXIT
 is "$(pb_distcc_hosts "127.0.0.1:$port/2" 2>/dev/null)" "127.0.0.1:$port/2" "the test's distccd answers"
 
 # An empty ccache and build dir of its own, the same kernel tree.
@@ -66,4 +69,9 @@ misses=$(jq -r .ccache_misses "$art/build.json" 2>/dev/null)
 [ "$ok" -ge 500 ] && pass "distccd compiled $ok files (ccache missed ${misses:-?})" ||
 	fail "distccd compiled $ok files, not the build's 500 or more"
 is "$(jq -r .bzimage_sha256 "$art/build.json" 2>/dev/null)" "$want" "the bzImage is byte-identical to the local build's"
+# The daemon stops with the test (here, to check it; the trap is for a
+# failure before this point).
+kill -- -"$dpid" 2>/dev/null
+sleep 1
+is "$(pgrep -f -- "--port $port " | wc -l)" 0 "the test's distccd is stopped"
 done_testing
