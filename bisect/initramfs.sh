@@ -79,9 +79,9 @@ if [ -n "$run" ]; then
 	esac
 	inputs+=(${prog_src:+"$prog_src"} "${extra[@]}")
 fi
-hash=$(pb_sha "$(pb_file_sha "${inputs[@]}")" ${run:+"run $guest_prog ${run#* }" "metric $metric"}) ||
-	pb_die "$PB_INTERNAL" "cannot read the initramfs inputs"
-[ -n "$run" ] || hash=$(pb_file_sha "${inputs[@]}")
+hash=$(pb_file_sha "${inputs[@]}") || pb_die "$PB_INTERNAL" "cannot read the initramfs inputs"
+# The command and the metric are inputs too (without --run the name stays).
+[ -z "$run" ] || hash=$(pb_sha "$hash" "run $guest_prog ${run#* }" "metric $metric")
 cpio="$out/initramfs-$hash.cpio"
 if [ -f "$cpio" ]; then
 	echo "$cpio"

@@ -96,8 +96,15 @@ art=$("$PB_TOP/bisect/build.sh" "${frag_opts[@]}" -l "$rundir" "$1" "$2") || exi
 cpio=$("$PB_TOP/bisect/initramfs.sh" ${run:+-A "$run" -Y "$metric"}) || exit
 # Generous limits: TCG runs the guest several times slower than the host.
 limit=$((120 + (samples + warmup) * (tasks * jobs / 20 + 60)))
-[ -z "$run" ] || limit=$((120 + (samples + warmup) * 600))
-"$PB_TOP/bisect/boot.sh" "${bootopts[@]}" -c "$cpus" -m "$mem" -t "$limit" -H 300 \
+# A --run command prints only when it ends (its output is captured to
+# read the metric), so the console may stay silent for a whole run of it:
+# up to 10 minutes each, before the watchdog calls it a hang.
+hang=300
+if [ -n "$run" ]; then
+	limit=$((120 + (samples + warmup) * 600))
+	hang=660
+fi
+"$PB_TOP/bisect/boot.sh" "${bootopts[@]}" -c "$cpus" -m "$mem" -t "$limit" -H "$hang" \
 	-k "$art/bzImage" -i "$cpio" -o "$rundir" \
 	pb_payload="$payload" pb_tasks="$tasks" pb_jobs="$jobs" \
 	pb_samples="$samples" pb_warmup="$warmup" pb_workfile="$workfile" \
