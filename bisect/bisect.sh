@@ -7,7 +7,7 @@
 #                  [-n START] [-i INC] [-N CAP] [-C CPUS] [-T TASKS] [-J JOBS]
 #                  [-k SAMPLES_PER_BOOT] [-w WARMUP] [-W WORKFILE] [-K BASE] [-c FRAGMENT]...
 #                  [-A CMD [-Y REGEX] [-D higher|lower]]
-#                  [-d auto|det|wall] [-R]
+#                  [-d auto|det|wall] [-P WORKERS] [-R]
 #   -d (or PB_MODE) picks how time is measured. det: deterministic, the
 #   guest clock counts instructions (QEMU -icount, 1 vCPU): boots of a
 #   kernel agree within a fraction of a percent whatever the host does, so
@@ -15,6 +15,12 @@
 #   and the results cache holds across time; -E may go down to 1. wall:
 #   real time under TCG or KVM (below). auto (default): det when its ends
 #   check shows the regression, wall otherwise; both say why.
+#   WORKERS (-P, --workers; default 1, at most 8): steps judged at once in
+#   deterministic mode (kary.sh): each round splits what is left into
+#   WORKERS+1 parts, its boots run side by side through GNU parallel, and
+#   the ends and the culprit's confirmation boot side by side too. Builds
+#   stay one at a time. Wall-clock mode measures one step at a time (boots
+#   side by side would slow each other down), and says so.
 #   TREE defaults to the lab ($PERFBISECT_HOME/lab/linux.git, made when
 #   missing) with GOOD=good and BAD=bad; any kernel git tree works.
 #   BASE (-K, or --config through perfbisect): the config every kernel
@@ -71,8 +77,8 @@ rounds_below=${PB_ROUNDS_BELOW:-} rounds_max=${PB_ROUNDS_MAX:-10}
 pb_is_uint "$rounds_max" && [ "$rounds_max" -ge 3 ] && [ "$rounds_max" -le 20 ] ||
 	pb_die "$PB_USAGE" "PB_ROUNDS_MAX='$rounds_max' is not a number of rounds from 3 to 20"
 tree='' good='' bad='' threshold='' ends=8 start=4 inc=4 cap=12 min_effect=''
-mopts=() mode=${PB_MODE:-auto} cpus='' tree_given='' restart=0
-while getopts t:g:b:x:E:e:n:i:N:C:T:J:k:w:W:K:c:A:Y:D:d:Rh opt; do
+mopts=() mode=${PB_MODE:-auto} cpus='' tree_given='' restart=0 workers=1
+while getopts t:g:b:x:E:e:n:i:N:C:T:J:k:w:W:K:c:A:Y:D:d:P:Rh opt; do
 	case $opt in
 	t)
 		tree=$OPTARG
@@ -91,6 +97,7 @@ while getopts t:g:b:x:E:e:n:i:N:C:T:J:k:w:W:K:c:A:Y:D:d:Rh opt; do
 		cpus=$OPTARG
 		;;
 	d) mode=$OPTARG ;;
+	P) workers=$OPTARG ;;
 	R) restart=1 ;;
 	T) mopts+=(-T "$OPTARG") ;;
 	J) mopts+=(-J "$OPTARG") ;;
@@ -111,6 +118,7 @@ pb_check_range "samples per end (-e)" "$ends" 3 100
 pb_check_range "samples per step (-n)" "$start" 1 100
 pb_check_range "samples added (-i)" "$inc" 1 100
 pb_check_range "sample cap (-N)" "$cap" 1 200
+pb_check_range "workers (-P)" "$workers" 1 "$PB_MAX_WORKERS"
 pb_check_measure_opts "${mopts[@]}"
 unit=$(pb_score_unit "${mopts[@]}")
 [ -z "$tree" ] && [ -n "$tree_given" ] && pb_die "$PB_USAGE" "-t needs a kernel git tree, not an empty string"
@@ -137,6 +145,7 @@ if [ -n "$threshold" ] && ! { pb_is_number "$threshold" && awk -v t="$threshold"
 	pb_die "$PB_USAGE" "threshold '$threshold' is not a positive number of jobs/min (-x)"
 fi
 pb_need git jq flock setsid
+[ "$workers" -eq 1 ] || pb_need parallel
 
 if [ -z "$tree" ]; then
 	tree=$("$PB_TOP/bisect/lab.sh") || exit
@@ -194,8 +203,9 @@ began=$(pb_now)
 ln -sfn "$state" "$run/state"
 log="$run/bisect.log"
 range=$(git -C "$repo" rev-list --count "$gsha..$bsha")
-awk -v n="$range" 'BEGIN { s = 0; while (n > 1) { n /= 2; s++ } print s }' >"$state/expected"
-pb_info "bisecting $range commits of $repo: ${gsha:0:12} ($good) .. ${bsha:0:12} ($bad), about $(cat "$state/expected") steps"
+# About log2(range) steps; with W workers log_(W+1)(range) rounds of W.
+awk -v n="$range" -v w="$workers" 'BEGIN { s = 0; while (n > 1) { n /= w + 1; s++ } print s * w }' >"$state/expected"
+pb_info "bisecting $range commits of $repo: ${gsha:0:12} ($good) .. ${bsha:0:12} ($bad), about $(cat "$state/expected") steps$([ "$workers" -gt 1 ] && echo ", $workers at a time")"
 pb_info "run directory: $run"
 
 # interrupted: end `git bisect run` (in a process group of its own, see
@@ -206,6 +216,9 @@ child='' launching=0 before=''
 interrupted() {
 	local i
 	trap '' INT TERM HUP QUIT
+	# The BAD end measured beside GOOD (-P) ignores SIGINT, as any
+	# command started in the background does.
+	[ -n "${bpid:-}" ] && kill -TERM "$bpid" 2>/dev/null && wait "$bpid" 2>/dev/null
 	# A signal right after the fork, before child was set: $! has
 	# changed. Before the fork it still names an earlier, long-gone
 	# process, whose pid may belong to another by now: leave it alone.
@@ -257,10 +270,26 @@ field() { sed -n "s/.*\\b$1=\\([-0-9.]*\\).*/\\1/p" <<<"$2"; }
 det_ends() {
 	local g b rc
 	pb_info "deterministic ends check: GOOD and BAD, 2 boots each (guest time = instructions, ${cpus:-$(pb_det_cpus)} vCPUs, about a minute a boot)"
-	g=$("$PB_TOP/bisect/samples.sh" -n 1 -B 2 -m -N 4 -l "$run/measure.log" "$repo" "$gsha" -- "${dmopts[@]}" 2>>"$log") ||
-		det_end_failed GOOD "$gsha" "$?"
-	b=$("$PB_TOP/bisect/samples.sh" -n 1 -B 2 -m -N 4 -l "$run/measure.log" "$repo" "$bsha" -- "${dmopts[@]}" 2>>"$log") ||
-		det_end_failed BAD "$bsha" "$?"
+	# With workers, BAD boots beside GOOD (its build waits for GOOD's).
+	if [ "$workers" -gt 1 ]; then
+		"$PB_TOP/bisect/samples.sh" -n 1 -B 2 -m -N 4 -l "$run/measure.log" "$repo" "$bsha" -- "${dmopts[@]}" \
+			>"$state/det-bad" 2>>"$log" &
+		bpid=$!
+	fi
+	g=$("$PB_TOP/bisect/samples.sh" -n 1 -B 2 -m -N 4 -l "$run/measure.log" "$repo" "$gsha" -- "${dmopts[@]}" 2>>"$log")
+	rc=$?
+	if [ "$workers" -gt 1 ]; then
+		wait "$bpid"
+		brc=$?
+		bpid=''
+		[ "$rc" -eq 0 ] || det_end_failed GOOD "$gsha" "$rc"
+		[ "$brc" -eq 0 ] || det_end_failed BAD "$bsha" "$brc"
+		b=$(cat "$state/det-bad")
+	else
+		[ "$rc" -eq 0 ] || det_end_failed GOOD "$gsha" "$rc"
+		b=$("$PB_TOP/bisect/samples.sh" -n 1 -B 2 -m -N 4 -l "$run/measure.log" "$repo" "$bsha" -- "${dmopts[@]}" 2>>"$log") ||
+			det_end_failed BAD "$bsha" "$?"
+	fi
 	mapfile -t gdet <<<"$g"
 	mapfile -t bdet <<<"$b"
 	detline=$("$pbstat" detcmp --min-effect "${min_effect:-1}" -a "${gdet[@]}" -b "${bdet[@]}")
@@ -294,6 +323,14 @@ if [ "$mode" != wall ]; then
 	fi
 fi
 [ -n "$det_why" ] || det_why="asked for (-d wall or PB_MODE=wall)"
+fi
+# Boots side by side on one host slow each other down: in wall-clock mode
+# that is in the numbers, so the steps go one at a time.
+if [ "$workers" -gt 1 ] && [ "$mode" = wall ]; then
+	pb_warn "wall-clock mode: the steps go one at a time (-P $workers needs deterministic mode, where boots side by side do not change each other's numbers)"
+	workers=1
+fi
+if [ "$resume" = 0 ]; then
 # The minimum effect: 1% in deterministic mode, 5% in wall-clock mode.
 [ -n "$min_effect" ] || min_effect=$([ "$mode" = det ] && echo 1 || echo 5)
 pb_info "measuring in $( [ "$mode" = det ] && echo deterministic || echo wall-clock) mode: $det_why"
@@ -498,7 +535,11 @@ if [ -z "$(first_bad)" ]; then
 	export PB_BISECT_PID=$$
 	before=${!:-}
 	launching=1
-	setsid -w git bisect run "$PB_TOP/bisect/step.sh" "$state" -- "${mopts[@]}" >>"$log" &
+	if [ "$workers" -gt 1 ]; then
+		setsid -w "$PB_TOP/bisect/kary.sh" "$state" "$workers" -- "${mopts[@]}" >>"$log" &
+	else
+		setsid -w git bisect run "$PB_TOP/bisect/step.sh" "$state" -- "${mopts[@]}" >>"$log" &
+	fi
 	child=$!
 	wait "$child"
 	brc=$?
@@ -526,13 +567,27 @@ if [ -n "$culprit" ] && [ ! -s "$state/confirm" ] && [ "$(jq -r '.mode // "wall"
 	parent=$(git -C "$repo" rev-parse "$culprit^")
 	pb_info "confirming ${culprit:0:12} against its parent ${parent:0:12} with a fresh deterministic boot of each"
 	pm=() cm=()
-	for c in "$parent" "$culprit"; do
-		meds=$("$PB_TOP/bisect/samples.sh" -n 1 -B 1 -m -N 2 -l "$run/measure.log" "$repo" "$c" -- "${mopts[@]}" 2>>"$log")
-		fresh=$(pb_boot_jpm "$state" "$run/measure.log" "$repo" "$c" "${mopts[@]}")
+	# confirm_one SHA: print the cached boot medians of SHA and one of a
+	# boot afresh. With workers, parent and culprit boot side by side.
+	confirm_one() {
+		local meds fresh onev=()
+		meds=$("$PB_TOP/bisect/samples.sh" -n 1 -B 1 -m -N 2 -l "$run/measure.log" "$repo" "$1" -- "${mopts[@]}" 2>>"$log")
+		fresh=$(pb_boot_jpm "$state" "$run/measure.log" "$repo" "$1" "${mopts[@]}")
 		mapfile -t onev <<<"$fresh"
 		[ -n "$fresh" ] && meds+=$'\n'$(pb_median "${onev[@]}")
-		if [ "$c" = "$parent" ]; then mapfile -t pm < <(grep . <<<"$meds"); else mapfile -t cm < <(grep . <<<"$meds"); fi
-	done
+		grep . <<<"$meds"
+	}
+	if [ "$workers" -gt 1 ]; then
+		confirm_one "$culprit" >"$state/confirm-culprit" &
+		bpid=$!
+		mapfile -t pm < <(confirm_one "$parent")
+		wait "$bpid"
+		bpid=''
+		mapfile -t cm <"$state/confirm-culprit"
+	else
+		mapfile -t pm < <(confirm_one "$parent")
+		mapfile -t cm < <(confirm_one "$culprit")
+	fi
 	if [ ${#pm[@]} -ge 2 ] && [ ${#cm[@]} -ge 2 ]; then
 		echo "deterministic: parent ${pm[*]} culprit ${cm[*]}: $("$pbstat" detcmp --min-effect 0 \
 			--eps "$(jq -r '.eps_pct // 0' "$state/ends.json")" -a "${pm[@]}" -b "${cm[@]}")" |

@@ -119,7 +119,7 @@ bdir="$top/build-$cfghash"
 mkdir -p "$top" "$images" "$PERFBISECT_HOME/ccache" ||
 	pb_die "$PB_INTERNAL" "cannot create $top"
 echo "$repo" >"$top/origin"
-pb_lock "$top/lock" "perfbisect's checkout of $repo"
+pb_lock_wait "$top/lock" "perfbisect's checkout of $repo"
 pb_lock_wait "$PB_BUILD_LOCK" "the kernel build slot (one build at a time on this machine)"
 
 work=$(mktemp -d "$top/work.XXXXXX") || pb_die "$PB_INTERNAL" "cannot create a work dir in $top"

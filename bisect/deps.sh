@@ -14,7 +14,7 @@ set -u
 
 PACKAGES=(git linux-source-6.1 gcc make flex bison bc libelf-dev libssl-dev
 	cpio qemu-system-x86 busybox-static ccache shellcheck gnuplot-nox jq
-	xz-utils util-linux perl libc6-dev procps binutils distcc)
+	xz-utils util-linux perl libc6-dev procps binutils distcc parallel)
 
 case ${1:-} in
 -h | --help)

@@ -49,6 +49,8 @@ export PERFBISECT_HOME
 PB_PROG=${PB_PROG:-$(basename "$0")}
 # One kernel build at a time on the machine, whatever PERFBISECT_HOME is.
 PB_BUILD_LOCK=${PB_BUILD_LOCK:-/tmp/perfbisect-build-$(id -u).lock}
+# The most workers (bisect -P) a bisect takes.
+PB_MAX_WORKERS=8
 
 # Deterministic mode: the guest clock follows executed instructions
 # (QEMU -icount, TCG only), so host load and speed do not move the number.

@@ -41,15 +41,25 @@ shift
 [ "${1:-}" = -- ] && shift
 repo=$(cat "$state/repo") || abort "no repo in $state"
 read -r start inc cap <"$state/policy" || abort "no policy in $state"
-commit=$(git rev-parse -q --verify BISECT_HEAD 2>/dev/null || git rev-parse HEAD) ||
-	abort "cannot tell which commit to test"
-git bisect log >"$state/bisect.log.tmp" 2>/dev/null && mv -f "$state/bisect.log.tmp" "$state/bisect.log"
+# kary.sh (bisect.sh -P) runs several steps at once and names each one's
+# commit and number (PB_STEP_COMMIT, PB_STEP_NO); it keeps the bisect log.
+if [ -n "${PB_STEP_COMMIT:-}" ]; then
+	commit=$(git rev-parse -q --verify "${PB_STEP_COMMIT}^{commit}") || abort "no commit '$PB_STEP_COMMIT'"
+else
+	commit=$(git rev-parse -q --verify BISECT_HEAD 2>/dev/null || git rev-parse HEAD) ||
+		abort "cannot tell which commit to test"
+	git bisect log >"$state/bisect.log.tmp" 2>/dev/null && mv -f "$state/bisect.log.tmp" "$state/bisect.log"
+fi
 subject=$(git log -1 --format=%s "$commit" | cut -c1-50)
 # From here on, git commands address the user's repository by path.
 unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE
 
-step=$(($(cat "$state/steps" 2>/dev/null || echo 0) + 1))
-echo "$step" >"$state/steps"
+if [ -n "${PB_STEP_NO:-}" ]; then
+	step=$PB_STEP_NO
+else
+	step=$(($(cat "$state/steps" 2>/dev/null || echo 0) + 1))
+	echo "$step" >"$state/steps"
+fi
 total=$(cat "$state/expected" 2>/dev/null || echo "?")
 pbstat=$(pb_tool pbstat) || abort "cannot build pbstat"
 progress="$(cat "$state/run" 2>/dev/null || echo "$state")/progress.txt"

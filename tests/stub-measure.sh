@@ -17,6 +17,10 @@
 # With -d det (deterministic mode) there is neither drift nor boot noise,
 # and the samples vary by +-0.05% only; a file "detspeed" in the commit
 # replaces "speed" there (a regression that deterministic mode misses).
+# STUB_TRACE=FILE gets "start SHA NS" and "end SHA NS" lines around each
+# call that measures (for calls that overlap); STUB_FAIL_ONCE=DIR makes the
+# first call for a commit holding a file "flaky" fail as the kit would
+# (exit 9, a worker that died), once per commit.
 set -u
 rundir='' samples=4 mode=${PB_MODE:-wall}
 [ "$mode" = auto ] && mode=wall
@@ -34,13 +38,27 @@ shift $((OPTIND - 1))
 repo=$1 rev=$2
 mkdir -p "$rundir" || exit 9
 sha=$(git -C "$repo" rev-parse "$rev") || exit 4
-echo "$sha" >>"${STUB_LOG:-/dev/null}"
+# The call's number: its line in STUB_LOG, under a lock, as calls may
+# run side by side (bisect -P).
+calls=0
+if [ -n "${STUB_LOG:-}" ]; then
+	exec 8>>"$STUB_LOG.lock" && flock 8 || exit 9
+	echo "$sha" >>"$STUB_LOG"
+	calls=$(wc -l <"$STUB_LOG")
+	exec 8>&-
+fi
 # --metric nomatch: the metric matches no line of the command's output.
 if [ "${metric:-}" = nomatch ]; then
 	echo "stub-measure.sh: error: --metric 'nomatch' matched no line of the output" >&2
 	exit 34
 fi
-calls=$(wc -l <"${STUB_LOG:-/dev/null}")
+[ -z "${STUB_TRACE:-}" ] || echo "start $sha $(date +%s%N)" >>"$STUB_TRACE"
+if [ -n "${STUB_FAIL_ONCE:-}" ] && git -C "$repo" cat-file -e "$sha:flaky" 2>/dev/null &&
+	[ ! -e "$STUB_FAIL_ONCE/$sha" ]; then
+	mkdir -p "$STUB_FAIL_ONCE" && : >"$STUB_FAIL_ONCE/$sha"
+	echo "stub-measure.sh: error: the worker died" >&2
+	exit 9
+fi
 # A slow measurement: STUB_SLEEP seconds from call STUB_SLEEP_FROM (1) on.
 if [ -n "${STUB_SLEEP:-}" ] && [ "$calls" -ge "${STUB_SLEEP_FROM:-1}" ]; then
 	sleep "$STUB_SLEEP"
@@ -88,4 +106,5 @@ fi
 } >"$rundir/results"
 echo ok >"$rundir/outcome"
 printf '{"outcome": "ok", "boot_s": 0.5, "accel": "stub", "mode": "%s"}\n' "$mode" >"$rundir/boot.json"
+[ -z "${STUB_TRACE:-}" ] || echo "end $sha $(date +%s%N)" >>"$STUB_TRACE"
 exit 0

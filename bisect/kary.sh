@@ -1,0 +1,154 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# kary.sh: the bisect's steps, W at a time (bisect.sh -P W): each round
+# picks W commits that split what is left to test into W+1 parts, judges
+# them at once with step.sh through GNU parallel (one job slot per
+# worker), and enters the verdicts into `git bisect`, which stays the
+# record: `git bisect log` and `git bisect visualize` work as after
+# `git bisect run`. Ends when git bisect names the first bad commit, or
+# only skipped commits are left.
+# Usage: kary.sh STATE_DIR WORKERS [-- MEASURE_OPTION...]
+#   GIT_DIR is the bisect repository (bisect.sh sets it); STATE_DIR as for
+#   step.sh. A step that aborts (exit 255) or is interrupted ends the
+#   bisect with its code; its round's other verdicts are still entered.
+set -u
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+[ "${1:-}" = --help ] && {
+	sed -n '3,13s/^# \{0,1\}//p' "$0"
+	exit 0
+}
+state=${1:-} workers=${2:-}
+[ -d "$state" ] && [ -f "$state/ends.json" ] || pb_die "$PB_USAGE" "no bisect state in '$state'"
+pb_check_range "workers" "$workers" 1 "$PB_MAX_WORKERS"
+shift 2
+[ "${1:-}" = -- ] && shift
+[ -n "${GIT_DIR:-}" ] || pb_die "$PB_USAGE" "GIT_DIR must name the bisect repository"
+pb_need git parallel
+progress="$(cat "$state/run" 2>/dev/null || echo "$state")/progress.txt"
+
+# Ctrl-C or SIGTERM: GNU parallel passes it on to the running steps
+# (--termseq: TERM, then 30 s for their cleanup, then KILL).
+pid=''
+stop() {
+	trap '' INT TERM HUP
+	[ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+	: >"$state/interrupted"
+	exit "$PB_INTERRUPTED"
+}
+trap stop INT TERM HUP
+
+# done_yet: git bisect has named the first bad commit, or only skipped
+# commits are left.
+done_yet() {
+	git bisect log 2>/dev/null | grep -q '^# \(first bad commit\|only skipped commits left\)'
+}
+# candidates: print the commits left to test, oldest first (topological
+# order): what BAD has and no GOOD has, without BAD and the skipped ones.
+candidates() {
+	local bad goods=() skips=()
+	bad=$(git rev-parse -q --verify refs/bisect/bad) || return 1
+	mapfile -t goods < <(git for-each-ref --format='%(objectname)' 'refs/bisect/good-*')
+	mapfile -t skips < <(git for-each-ref --format='%(objectname)' 'refs/bisect/skip-*')
+	git rev-list --topo-order --reverse "$bad" --not "${goods[@]}" |
+		grep -v -x -F -e "$bad" "${skips[@]/#/-e}"
+}
+# mark VERDICT SHA: enter one verdict into git bisect, with its output in
+# the bisect's log.
+mark() {
+	local rc
+	git bisect "$1" "$2" >>"$state/kary.log" 2>&1
+	rc=$?
+	# 2: only skipped commits left, which done_yet sees in the log.
+	[ "$rc" -eq 0 ] || [ "$rc" -eq 2 ] || pb_die "$PB_INTERNAL" "git bisect $1 ${2:0:12} failed (code $rc); see $state/kary.log"
+}
+
+round=0 failed=0
+while ! done_yet; do
+	mapfile -t left < <(candidates)
+	n=${#left[@]}
+	[ "$n" -gt 0 ] || pb_die "$PB_INTERNAL" "git bisect has commits left but none to test; see $state/kary.log"
+	# W commits at 1/(W+1), 2/(W+1), ... of the list, without repeats.
+	picks=()
+	for ((i = 1; i <= workers; i++)); do
+		j=$(((i * (n + 1) + workers / 2) / (workers + 1) - 1))
+		[ "$j" -lt 0 ] && j=0
+		[ "$j" -ge "$n" ] && j=$((n - 1))
+		[ ${#picks[@]} -gt 0 ] && [ "${picks[-1]}" = "$j" ] && continue
+		picks+=("$j")
+	done
+	round=$((round + 1))
+	shas=() nums=()
+	step=$(cat "$state/steps" 2>/dev/null || echo 0)
+	for j in "${picks[@]}"; do
+		step=$((step + 1))
+		shas+=("${left[$j]}")
+		nums+=("$step")
+	done
+	echo "$step" >"$state/steps" || pb_die "$PB_INTERNAL" "cannot write $state/steps"
+	msg="round $round: $n commits left, testing ${#shas[@]} at once: $(for s in "${shas[@]}"; do printf '%s ' "${s:0:12}"; done)"
+	pb_info "$msg"
+	echo "$msg" >>"$progress"
+	joblog="$state/round-$round.joblog"
+	rm -f "$joblog"
+	# One job slot per worker; a job is one step.sh, told its commit
+	# and step number.
+	parallel --will-cite -j "$workers" --termseq TERM,30000,KILL,25 --joblog "$joblog" -q \
+		env 'PB_STEP_COMMIT={1}' 'PB_STEP_NO={2}' "$PB_TOP/bisect/step.sh" "$state" -- "$@" \
+		::: "${shas[@]}" :::+ "${nums[@]}" &
+	pid=$!
+	wait "$pid"
+	pid=''
+	[ -f "$state/interrupted" ] && exit "$PB_INTERRUPTED"
+	# The verdicts, in the order of the picks (the joblog's Seq).
+	verdicts=()
+	aborted=0
+	for ((k = 0; k < ${#shas[@]}; k++)); do
+		code=$(awk -F'\t' -v s=$((k + 1)) 'NR > 1 && $1 == s { print $7 }' "$joblog")
+		case $code in
+		0) verdicts+=(good) ;;
+		1) verdicts+=(bad) ;;
+		125) verdicts+=(skip) ;;
+		*)
+			verdicts+=(none)
+			aborted=1
+			;;
+		esac
+	done
+	echo "round $round: $(for ((k = 0; k < ${#shas[@]}; k++)); do printf '%s=%s ' "${shas[$k]:0:12}" "${verdicts[$k]}"; done)" >>"$state/kary.log"
+	# The oldest bad one bounds the range; good and skipped ones before it
+	# narrow it. A good one after it contradicts it: said, not entered.
+	first=-1
+	for ((k = 0; k < ${#shas[@]}; k++)); do
+		[ "${verdicts[$k]}" = bad ] && first=$k && break
+	done
+	[ "$first" -ge 0 ] && mark bad "${shas[$first]}"
+	for ((k = 0; k < ${#shas[@]}; k++)); do
+		[ "$first" -ge 0 ] && [ "$k" -ge "$first" ] && {
+			[ "${verdicts[$k]}" = good ] &&
+				pb_warn "${shas[$k]:0:12} measured good, after ${shas[$first]:0:12} measured bad: not entered"
+			continue
+		}
+		case ${verdicts[$k]} in
+		good | skip)
+			[ "$first" -lt 0 ] || git merge-base --is-ancestor "${shas[$k]}" "${shas[$first]}" ||
+				continue
+			done_yet || mark "${verdicts[$k]}" "${shas[$k]}"
+			;;
+		esac
+	done
+	git bisect log >"$state/bisect.log.tmp" 2>/dev/null && mv -f "$state/bisect.log.tmp" "$state/bisect.log"
+	# A step that failed (its worker died, or the kit failed) has no
+	# verdict: its commit is still left, and the next round measures it
+	# again. Twice in a row is the kit's own failure.
+	if [ "$aborted" = 1 ]; then
+		failed=$((failed + 1))
+		[ "$failed" -lt 2 ] ||
+			pb_die "$PB_INTERNAL" "steps failed in two rounds in a row; see $state/measure.log and $state/kary.log (run the same command again to resume)"
+		pb_warn "a step of round $round failed without a verdict; its commit is measured again"
+	else
+		failed=0
+	fi
+done
+exit 0
