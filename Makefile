@@ -14,7 +14,7 @@ help:
 	@echo "make lint    shellcheck and checkpatch over the project"
 	@echo "make lab     generate the built-in lab (a kernel history with one culprit)"
 	@echo "make bisect [TREE=repo GOOD=rev BAD=rev] [CONFIG=tinyconfig|defconfig|file] [THRESHOLD=jobs/min] [MODE=auto|det|wall]"
-	@echo "            [RUN='cmd args' [METRIC=regex] [LOWER=1]]"
+	@echo "            [RUN='cmd args' [METRIC=regex] [LOWER=1]] [WORKERS=n]"
 	@echo "             find the commit that made the kernel slower (default: the lab)"
 	@echo "make validate [TREE=repo BASE=rev ON=rev] [CONFIG=...] PATCH=\"a.patch b.patch\""
 	@echo "             measure fix patches against the baseline (default: the lab's fixes)"
@@ -43,7 +43,7 @@ lab: deps
 bisect: deps
 	@$(PERFBISECT) bisect $(if $(TREE),-t "$(TREE)") $(if $(GOOD),-g "$(GOOD)") \
 		$(if $(BAD),-b "$(BAD)") $(if $(THRESHOLD),-x "$(THRESHOLD)") $(if $(MODE),-d "$(MODE)") \
-		$(if $(CONFIG),-K "$(CONFIG)") $(RUNOPTS)
+		$(if $(CONFIG),-K "$(CONFIG)") $(if $(WORKERS),-P "$(WORKERS)") $(RUNOPTS)
 
 # Your benchmark: RUN='cmd args', METRIC=regex, LOWER=1 (--lower-is-better).
 RUNOPTS = $(if $(RUN),-A "$(RUN)") $(if $(METRIC),-Y "$(METRIC)") $(if $(LOWER),-D lower)
