@@ -58,4 +58,4 @@ reproduce: deps
 		$(if $(GOOD),"$(GOOD)") $(if $(BAD),"$(BAD)")
 
 clean:
-	rm -rf bisect/build reproducer/build
+	rm -rf bisect/tools/build reproducer/build

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # decisions.sh: how often do the decision rules of a bisect in rounds
 # decide, and how often do they name a wrong culprit? Simulates whole
-# bisects with pbsim (bisect/pbsim.c), which runs perfbisect's own rules
-# (bisect/decide.c, the code pbstat runs for step.sh and bisect.sh) over
+# bisects with pbsim (bisect/tools/pbsim.c), which runs perfbisect's own rules
+# (bisect/tools/decide.c, the code pbstat runs for step.sh and bisect.sh) over
 # regression sizes 2-60% and boot-to-boot noise (sigma, sd of a boot's
 # log throughput) 0-0.25, and prints a table per rule.
 # Usage: bench/decisions.sh [-n BISECTS] [-r ROUNDS] [-s SEED] [-R RULE]... [RESULT_FILE]

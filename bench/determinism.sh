@@ -51,7 +51,7 @@ trap 'exit 10' INT TERM
 # The host load: two compiles of pbstat.c at a time, over and over.
 if [ "$load" = 1 ]; then
 	setsid bash -c 'while :; do for i in 1 2; do gcc -O2 -o "$1/l$i" "$2" -lm & done; wait; done' \
-		load "$tmp" "$top/bisect/pbstat.c" >/dev/null 2>&1 &
+		load "$tmp" "$top/bisect/tools/pbstat.c" >/dev/null 2>&1 &
 	loadpid=$!
 fi
 mkdir -p "$(dirname "$out")" || exit

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# incremental.sh: what the kept times of bisect/checkout.sh save, and that
+# incremental.sh: what the kept times of bisect/stages/checkout.sh save, and that
 # they change no image. Builds GOOD, BAD, the build fix and the culprit of
 # the lab, in that order, into one O= dir, first as plain checkouts
 # (PB_KEEP_TIMES=0), then with the kept times, each from a fresh

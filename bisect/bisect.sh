@@ -54,7 +54,7 @@
 #   which counts the samples of a boot as independent. A THRESHOLD turns
 #   rounds off and judges that way too.
 #   A commit that builds the same kernel as one already judged (its changes
-#   are outside the build or only in comments: bisect/same-kernel.sh) takes
+#   are outside the build or only in comments: bisect/stages/same-kernel.sh) takes
 #   that verdict without a build or a boot; PB_SAME_KERNEL=0 measures all.
 # Running it again with the same arguments resumes an interrupted bisect,
 # or reports a finished one again; -R starts it over (measurements already
@@ -64,187 +64,27 @@ set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-pb_help_first "$@"
-[ -z "${PB_ENDS_MAX_AGE:-}" ] || pb_is_uint "$PB_ENDS_MAX_AGE" ||
-	pb_die "$PB_USAGE" "PB_ENDS_MAX_AGE='$PB_ENDS_MAX_AGE' is not a number of seconds"
-case ${PB_SAME_KERNEL:-1} in
-0 | 1) ;;
-*) pb_die "$PB_USAGE" "PB_SAME_KERNEL='$PB_SAME_KERNEL' is not 0 or 1" ;;
-esac
-rounds_below=${PB_ROUNDS_BELOW:-} rounds_max=${PB_ROUNDS_MAX:-10}
-[ -z "$rounds_below" ] || pb_is_number "$rounds_below" ||
-	pb_die "$PB_USAGE" "PB_ROUNDS_BELOW='$rounds_below' is not a ratio"
-pb_is_uint "$rounds_max" && [ "$rounds_max" -ge 3 ] && [ "$rounds_max" -le 20 ] ||
-	pb_die "$PB_USAGE" "PB_ROUNDS_MAX='$rounds_max' is not a number of rounds from 3 to 20"
-tree='' good='' bad='' threshold='' ends=8 start=4 inc=4 cap=12 min_effect=''
-mopts=() mode=${PB_MODE:-auto} cpus='' tree_given='' restart=0 workers=1
-while getopts t:g:b:x:E:e:n:i:N:C:T:J:k:w:W:K:c:A:Y:D:d:P:Rh opt; do
-	case $opt in
-	t)
-		tree=$OPTARG
-		tree_given=1
-		;;
-	g) good=$OPTARG ;;
-	b) bad=$OPTARG ;;
-	x) threshold=$OPTARG ;;
-	E) min_effect=$OPTARG ;;
-	e) ends=$OPTARG ;;
-	n) start=$OPTARG ;;
-	i) inc=$OPTARG ;;
-	N) cap=$OPTARG ;;
-	C)
-		mopts+=(-C "$OPTARG")
-		cpus=$OPTARG
-		;;
-	d) mode=$OPTARG ;;
-	P) workers=$OPTARG ;;
-	R) restart=1 ;;
-	T) mopts+=(-T "$OPTARG") ;;
-	J) mopts+=(-J "$OPTARG") ;;
-	k) mopts+=(-n "$OPTARG") ;;
-	w) mopts+=(-w "$OPTARG") ;;
-	W) mopts+=(-W "$OPTARG") ;;
-	K) mopts+=(-K "$OPTARG") ;;
-	A) mopts+=(-A "$OPTARG") ;;
-	Y) mopts+=(-Y "$OPTARG") ;;
-	D) mopts+=(-D "$OPTARG") ;;
-	c) mopts+=(-c "$OPTARG") ;;
-	*) pb_opt_other "$opt" ;;
-	esac
-done
-shift $((OPTIND - 1))
-[ $# -eq 0 ] || pb_die "$PB_USAGE" "unexpected argument '$1' (see --help)"
-pb_check_range "samples per end (-e)" "$ends" 3 100
-pb_check_range "samples per step (-n)" "$start" 1 100
-pb_check_range "samples added (-i)" "$inc" 1 100
-pb_check_range "sample cap (-N)" "$cap" 1 200
-pb_check_range "workers (-P)" "$workers" 1 "$PB_MAX_WORKERS"
-pb_check_measure_opts "${mopts[@]}"
-unit=$(pb_score_unit "${mopts[@]}")
-[ -z "$tree" ] && [ -n "$tree_given" ] && pb_die "$PB_USAGE" "-t needs a kernel git tree, not an empty string"
-[ -z "$tree" ] && { [ -n "$good" ] || [ -n "$bad" ]; } &&
-	pb_die "$PB_USAGE" "-g and -b name revisions of -t TREE: give the tree too (without -t, the lab's good and bad)"
-[ "$cap" -ge "$start" ] || pb_die "$PB_USAGE" "the sample cap ($cap) is below the start ($start)"
+child='' launching=0 before='' bpid='' resume=0
+
+# Helpers.
+
 # significant A B: a rank test on A vs B values can reach p < 0.05.
 significant() {
 	awk -v a="$1" -v b="$2" 'BEGIN { c = 1; for (i = 1; i <= a; i++) c = c * (b + i) / i; exit !(c > 20) }'
 }
-significant "$start" "$ends" ||
-	pb_die "$PB_USAGE" "$start samples per step against $ends per end can never be significant; raise -n or -e"
-pb_is_number "${min_effect:-1}" && awk -v e="${min_effect:-1}" 'BEGIN { exit !(e > 0 && e < 100) }' ||
-	pb_die "$PB_USAGE" "minimum effect '$min_effect' is not a percentage above 0 and below 100 (-E)"
-pb_check_mode "$mode" "${cpus:-1}"
-# auto with more vCPUs than deterministic mode supports is wall-clock.
-det_why=''
-if [ "$mode" = auto ] && [ "${PB_ACCEL:-}" = kvm ]; then
-	mode=wall det_why="PB_ACCEL=kvm: KVM runs in wall-clock mode"
-elif [ "$mode" = auto ] && [ -n "$cpus" ] && ! { pb_is_uint "$cpus" && [ "$cpus" -le "$(pb_det_max_cpus)" ]; }; then
-	mode=wall det_why="-C $cpus: deterministic mode supports $(pb_det_max_cpus) vCPU(s) with this QEMU"
-fi
-if [ -n "$threshold" ] && ! { pb_is_number "$threshold" && awk -v t="$threshold" 'BEGIN { exit !(t > 0) }'; }; then
-	pb_die "$PB_USAGE" "threshold '$threshold' is not a positive number of jobs/min (-x)"
-fi
-pb_need git jq flock setsid
-[ "$workers" -eq 1 ] || pb_need parallel
-
-if [ -z "$tree" ]; then
-	tree=$("$PB_TOP/bisect/lab.sh") || exit
-	: "${good:=good}" "${bad:=bad}"
-fi
-[ -n "$good" ] && [ -n "$bad" ] || pb_die "$PB_USAGE" "give both ends: GOOD=<rev> BAD=<rev> (-g, -b)"
-repo=$(pb_resolve_repo "$tree") || exit
-if [ "$(git -C "$repo" rev-parse --is-bare-repository)" = false ] &&
-	[ -n "$(git --no-optional-locks -C "$repo" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
-	pb_die "$PB_DIRTY" "$repo has uncommitted changes; perfbisect bisects commits: commit or stash them first"
-fi
-gsha=$(pb_resolve_rev "$repo" "$good") || exit
-bsha=$(pb_resolve_rev "$repo" "$bad") || exit
-[ "$gsha" != "$bsha" ] || pb_die "$PB_SAMEENDS" "GOOD and BAD are the same commit (${gsha:0:12})"
-if ! git -C "$repo" merge-base --is-ancestor "$gsha" "$bsha"; then
-	git -C "$repo" merge-base --is-ancestor "$bsha" "$gsha" &&
-		pb_die "$PB_REVERSED" "GOOD ($good) comes after BAD ($bad): the ends are swapped"
-	pb_die "$PB_UNRELATED" "GOOD ($good) is not an ancestor of BAD ($bad)"
-fi
-if [ -z "${PB_MEASURE:-}" ]; then
-	git -C "$repo" cat-file -e "$bsha:kernel/sched/core.c" 2>/dev/null ||
-		pb_die "$PB_NOTKERNEL" "$repo is not a Linux kernel tree"
-fi
-pbstat=$(pb_tool pbstat) || exit
-
-# The saved state of this bisect: its arguments, its decision settings and
-# what defines its measurements (pb_measure_id, with the deterministic
-# clock unless -d wall), so a changed reproducer, config fragment, QEMU or
-# setting starts a bisect afresh instead of mixing verdicts reached two
-# ways. The earlier bisect of the same ends keeps its state and runs.
-idopts=("${mopts[@]}")
-[ "$mode" = wall ] || idopts+=(-d det)
-key=$(pb_sha "$repo" "$gsha" "$bsha" "$(pb_measure_id "${PB_MEASURE:-$PB_TOP/bisect/measure.sh}" "${idopts[@]}")" \
-	"${mopts[@]}" "mode=$mode" "E=${min_effect:-default}" "x=$threshold" \
-	"e=$ends n=$start i=$inc N=$cap below=$rounds_below max=$rounds_max")
-state="$PERFBISECT_HOME/bisect/$key"
-pb_lock "$PERFBISECT_HOME/locks/bisect-$(pb_sha "$repo").lock" "a bisect of $repo"
-last="$PERFBISECT_HOME/bisect/last-$(pb_sha "$repo" "$gsha" "$bsha")"
-prev=$(cat "$last" 2>/dev/null)
-if [ -n "$prev" ] && [ "$prev" != "$key" ] && [ -d "$PERFBISECT_HOME/bisect/$prev" ] && [ ! -e "$state/ends" ]; then
-	pb_info "these ends were bisected with other settings or another measurement (state $PERFBISECT_HOME/bisect/$prev, kept): starting a new bisect"
-fi
-mkdir -p "$state" && echo "$key" >"$last" || pb_die "$PB_INTERNAL" "cannot create $state"
-if [ "$restart" = 1 ] && [ -e "$state/ends" ]; then
-	rm -rf "$state" && mkdir -p "$state" || pb_die "$PB_INTERNAL" "cannot remove $state to start over"
-	pb_info "-R: starting this bisect over (measurements in the results cache are still used)"
-fi
-run=$(pb_new_run bisect) || exit
-export PB_RUN_DIR=$run
-echo "$repo" >"$state/repo"
-echo "$start $inc $cap" >"$state/policy"
-echo "$gsha $bsha" >"$state/ends"
-echo "$run" >"$state/run"
-began=$(pb_now)
-ln -sfn "$state" "$run/state"
-log="$run/bisect.log"
-range=$(git -C "$repo" rev-list --count "$gsha..$bsha")
-# About log2(range) steps; with W workers log_(W+1)(range) rounds of W.
-awk -v n="$range" -v w="$workers" 'BEGIN { s = 0; while (n > 1) { n /= w + 1; s++ } print s * w }' >"$state/expected"
-pb_info "bisecting $range commits of $repo: ${gsha:0:12} ($good) .. ${bsha:0:12} ($bad), about $(cat "$state/expected") steps$([ "$workers" -gt 1 ] && echo ", $workers at a time")"
-pb_info "run directory: $run"
-
-# interrupted: end `git bisect run` (in a process group of its own, see
-# below) with SIGTERM, let its step finish its cleanup (30 s at most), keep
-# the bisect log and stop. SIGTERM, whatever the signal was: a command
-# started in the background ignores SIGINT, and so do its children.
-child='' launching=0 before=''
-interrupted() {
-	local i
-	trap '' INT TERM HUP QUIT
-	# The BAD end measured beside GOOD (-P) ignores SIGINT, as any
-	# command started in the background does.
-	[ -n "${bpid:-}" ] && kill -TERM "$bpid" 2>/dev/null && wait "$bpid" 2>/dev/null
-	# A signal right after the fork, before child was set: $! has
-	# changed. Before the fork it still names an earlier, long-gone
-	# process, whose pid may belong to another by now: leave it alone.
-	[ -z "$child" ] && [ "$launching" = 1 ] && [ "${!:-}" != "$before" ] && child=$!
-	if [ -n "$child" ]; then
-		kill -TERM -- "-$child" "$child" 2>/dev/null
-		for ((i = 0; i < 300; i++)); do
-			kill -0 -- "-$child" 2>/dev/null || kill -0 "$child" 2>/dev/null || break
-			sleep 0.1
-		done
-		kill -KILL -- "-$child" "$child" 2>/dev/null
-		wait "$child" 2>/dev/null
-	fi
-	git -C "$state/repo.git" bisect log >"$state/bisect.log.tmp" 2>/dev/null &&
-		mv -f "$state/bisect.log.tmp" "$state/bisect.log"
-	pb_die "$PB_INTERRUPTED" "interrupted; run the same command again to resume (state: $state)"
+# smaller A B: succeed when the steps are to be judged in rounds: always,
+# unless PB_ROUNDS_BELOW is set, and then when A < PB_ROUNDS_BELOW * B.
+smaller() {
+	[ -z "$rounds_below" ] && return 0
+	awk -v g="$1" -v b="$2" -v r="$rounds_below" 'BEGIN { exit !(b > 0 && g < r * b) }'
 }
-trap interrupted INT TERM HUP QUIT
-
 # measure_end NAME SHA N FILE: measure N more samples of one end afresh
 # (samples.sh -F: cached wall-clock samples are from another time) and add
 # them to FILE, or stop with the measurement's own exit code.
 measure_end() {
 	local code
 	pb_info "measuring $1 (${2:0:12}): $3 samples afresh"
-	"$PB_TOP/bisect/samples.sh" -F -n "$3" -N 6 -l "$run/measure.log" "$repo" "$2" -- "${mopts[@]}" \
+	"$PB_TOP/bisect/stages/samples.sh" -F -n "$3" -N 6 -l "$run/measure.log" "$repo" "$2" -- "${mopts[@]}" \
 		>>"$4" 2>>"$log"
 	code=$?
 	if [ "$code" -ne 0 ]; then
@@ -254,11 +94,6 @@ measure_end() {
 		pb_die "$code" "measuring $1 (${2:0:12}) failed (code $code); see $log"
 	fi
 }
-# The deterministic ends check: 2 boots of each end with the guest clock
-# counting instructions (their results are cached across time). BAD must be
-# slower than GOOD by more than the minimum effect plus eps, the boots'
-# spread (pbstat detcmp). Prints the detcmp line; fails when it is not.
-dmopts=("${mopts[@]}" -d det)
 # det_end_failed NAME SHA CODE: stop the bisect with the code of an end's
 # measurement and its last words (a --metric that matches nothing says so
 # here, once, not as a skip at every step).
@@ -267,16 +102,20 @@ det_end_failed() {
 	pb_die "$3" "$1 (${2:0:12}) cannot be measured in deterministic mode (code $3); see $log"
 }
 field() { sed -n "s/.*\\b$1=\\([-0-9.]*\\).*/\\1/p" <<<"$2"; }
+# The deterministic ends check: 2 boots of each end with the guest clock
+# counting instructions (their results are cached across time). BAD must be
+# slower than GOOD by more than the minimum effect plus eps, the boots'
+# spread (pbstat detcmp). Prints the detcmp line; fails when it is not.
 det_ends() {
 	local g b rc
 	pb_info "deterministic ends check: GOOD and BAD, 2 boots each (guest time = instructions, ${cpus:-$(pb_det_cpus)} vCPUs, about a minute a boot)"
 	# With workers, BAD boots beside GOOD (its build waits for GOOD's).
 	if [ "$workers" -gt 1 ]; then
-		"$PB_TOP/bisect/samples.sh" -n 1 -B 2 -m -N 4 -l "$run/measure.log" "$repo" "$bsha" -- "${dmopts[@]}" \
+		"$PB_TOP/bisect/stages/samples.sh" -n 1 -B 2 -m -N 4 -l "$run/measure.log" "$repo" "$bsha" -- "${dmopts[@]}" \
 			>"$state/det-bad" 2>>"$log" &
 		bpid=$!
 	fi
-	g=$("$PB_TOP/bisect/samples.sh" -n 1 -B 2 -m -N 4 -l "$run/measure.log" "$repo" "$gsha" -- "${dmopts[@]}" 2>>"$log")
+	g=$("$PB_TOP/bisect/stages/samples.sh" -n 1 -B 2 -m -N 4 -l "$run/measure.log" "$repo" "$gsha" -- "${dmopts[@]}" 2>>"$log")
 	rc=$?
 	if [ "$workers" -gt 1 ]; then
 		wait "$bpid"
@@ -287,7 +126,7 @@ det_ends() {
 		b=$(cat "$state/det-bad")
 	else
 		[ "$rc" -eq 0 ] || det_end_failed GOOD "$gsha" "$rc"
-		b=$("$PB_TOP/bisect/samples.sh" -n 1 -B 2 -m -N 4 -l "$run/measure.log" "$repo" "$bsha" -- "${dmopts[@]}" 2>>"$log") ||
+		b=$("$PB_TOP/bisect/stages/samples.sh" -n 1 -B 2 -m -N 4 -l "$run/measure.log" "$repo" "$bsha" -- "${dmopts[@]}" 2>>"$log") ||
 			det_end_failed BAD "$bsha" "$?"
 	fi
 	mapfile -t gdet <<<"$g"
@@ -297,58 +136,9 @@ det_ends() {
 	echo "deterministic ends: GOOD ${gdet[*]} BAD ${bdet[*]}: $detline" >>"$log"
 	return "$rc"
 }
-# A bisect that has started keeps the ends it was started with: running the
-# same command again resumes it without measuring them again.
-resume=0
-[ -s "$state/ends.json" ] && [ -s "$state/bisect.log" ] && [ "$(jq -r '.mode // ""' "$state/ends.json")" != "" ] && resume=1
-if [ "$resume" = 1 ]; then
-	mode=$(jq -r .mode "$state/ends.json") det_why=$(jq -r '.mode_reason // ""' "$state/ends.json")
-	[ "$mode" = det ] && mopts=("${dmopts[@]}")
-	pb_info "resuming in $mode mode with the ends measured when this bisect started ($det_why)"
-else
-if [ "$mode" != wall ]; then
-	det_ends
-	detrc=$?
-	pb_info "deterministic ends: GOOD ${gdet[*]:-?} BAD ${bdet[*]:-?}: $(field delta_pct "$detline")% (eps $(field eps_pct "$detline")%)"
-	if [ "$detrc" -eq 0 ]; then
-		det_why="the deterministic ends check shows BAD $(field delta_pct "$detline")% (boots agree within $(field spread_pct "$detline")%, eps $(field eps_pct "$detline")%)"
-		mode=det
-	elif [ "$detrc" -eq 1 ] && [ "$mode" = det ]; then
-		pb_die "$PB_NOREGRESSION" "no regression between GOOD and BAD in deterministic mode: BAD is $(field delta_pct "$detline")% (eps $(field eps_pct "$detline")%, minimum effect ${min_effect:-1}%); try -d wall"
-	elif [ "$detrc" -eq 1 ]; then
-		det_why="the deterministic ends check does not show the regression (BAD $(field delta_pct "$detline")%, eps $(field eps_pct "$detline")%)"
-		mode=wall
-	else
-		pb_die "$PB_INTERNAL" "pbstat detcmp failed: $detline"
-	fi
-fi
-[ -n "$det_why" ] || det_why="asked for (-d wall or PB_MODE=wall)"
-fi
-# Boots side by side on one host slow each other down: in wall-clock mode
-# that is in the numbers, so the steps go one at a time.
-if [ "$workers" -gt 1 ] && [ "$mode" = wall ]; then
-	pb_warn "wall-clock mode: the steps go one at a time (-P $workers needs deterministic mode, where boots side by side do not change each other's numbers)"
-	workers=1
-fi
-if [ "$resume" = 0 ]; then
-# The minimum effect: 1% in deterministic mode, 5% in wall-clock mode.
-[ -n "$min_effect" ] || min_effect=$([ "$mode" = det ] && echo 1 || echo 5)
-pb_info "measuring in $( [ "$mode" = det ] && echo deterministic || echo wall-clock) mode: $det_why"
-echo "measuring in $mode mode: $det_why" >>"$log"
-echo "$mode $det_why" >"$state/mode"
-cal_start=$(date +%s)
-rounds=false gs=() bs=()
-if [ "$mode" = wall ]; then
-# smaller A B: succeed when the steps are to be judged in rounds: always,
-# unless PB_ROUNDS_BELOW is set, and then when A < PB_ROUNDS_BELOW * B.
-smaller() {
-	[ -z "$rounds_below" ] && return 0
-	awk -v g="$1" -v b="$2" -v r="$rounds_below" 'BEGIN { exit !(b > 0 && g < r * b) }'
-}
 # calibrate MIN: measure both ends afresh up to MIN samples each (this run's
 # samples count, the cache's do not) into gs and bs, and calibrate: cal,
 # sep, medians.
-: >"$state/ends-good" && : >"$state/ends-bad" || pb_die "$PB_INTERNAL" "cannot write in $state"
 calibrate() {
 	[ ${#gs[@]} -ge "$1" ] || measure_end GOOD "$gsha" $(($1 - ${#gs[@]})) "$state/ends-good"
 	[ ${#bs[@]} -ge "$1" ] || measure_end BAD "$bsha" $(($1 - ${#bs[@]})) "$state/ends-bad"
@@ -367,24 +157,6 @@ apart() {
 		hi = B[1]; for (i = 2; i <= m; i++) if (B[i] > hi) hi = B[i]
 		exit !(hi < lo) }'
 }
-# First 4 samples of each end (one boot at the default -k). When they
-# already show a large regression, every GOOD sample above every BAD one,
-# GOOD at least twice (and at least PB_ROUNDS_BELOW times) BAD and enough
-# samples for a step's rank test, the rest of the END_SAMPLES would not
-# change the answer: the steps judge against ends they boot afresh, or
-# these same ones while they are fresh. Anything less clear gets all
-# END_SAMPLES.
-calibrate $((ends < 4 ? ends : 4))
-fewest=$((${#gs[@]} < ${#bs[@]} ? ${#gs[@]} : ${#bs[@]}))
-if [ "$fewest" -lt "$ends" ]; then
-	if [ "$sep" -eq 0 ] && ! smaller "$gmed" "$bmed" &&
-		[ "$(field large "$("$pbstat" ends -g "${gs[@]}" -b "${bs[@]}")")" = 1 ] &&
-		apart && significant "$start" "$fewest"; then
-		pb_info "GOOD median $gmed, BAD median $bmed $unit: a large regression already; $fewest samples per end are enough"
-	else
-		calibrate "$ends"
-	fi
-fi
 # paired_rounds A B NAME_A NAME_B EFFECT_PCT: boot A and B afresh in rounds
 # (one boot each, the order alternating) and, from the third round on,
 # compare them with pbstat paired at PB_ROUNDS_ALPHA into $paired. Returns
@@ -430,213 +202,484 @@ paired_rounds() {
 	done
 	return 1
 }
-ci_level=$(awk -v a="$PB_ROUNDS_ALPHA" 'BEGIN { print 100 * (1 - a) }')
-# A small regression (see step.sh) is measured in rounds: the steps judge
-# their commit within rounds and the culprit is confirmed the same way.
-# So are ends that the samples alone cannot separate: the drift between
-# boots may hide a regression that rounds show. Either way the ends must
-# first differ in paired rounds: drift during the calibration can also
-# fake a small regression, and a bisect that no step can decide costs
-# hours. The answer is kept for a resumed run. A threshold given by the
-# user turns rounds off.
-[ -z "$threshold" ] && smaller "$gmed" "$bmed" && rounds=true
-msg="no regression between GOOD and BAD: medians $gmed vs $bmed $unit, noise $noise%"
-if [ "$sep" -ne 0 ]; then
-	if [ -n "$threshold" ] || ! awk -v e="$(field effect_pct "$cal")" 'BEGIN { exit !(e > 0) }'; then
-		pb_die "$PB_NOREGRESSION" "$msg"
-	fi
-	pb_info "GOOD median $gmed, BAD median $bmed $unit: not separated by the samples (noise $noise%)"
-	rounds=true
-fi
-if [ "$rounds" = true ]; then
-	saved=$(cat "$state/ends-rounds" 2>/dev/null)
-	if [ "$(field min_effect "$saved")" = "$min_effect" ]; then
-		paired=$saved
-		pb_info "GOOD and BAD in paired rounds, from an earlier run: $paired"
-	else
-		pb_info "a small regression: measuring GOOD and BAD in paired rounds"
-		paired_rounds "$gsha" "$bsha" GOOD BAD "$min_effect"
-		prc=$?
-		[ "$prc" -eq 2 ] && pb_die "$PB_NOBUILD" "an end gave no result in the paired rounds; see $run/measure.log"
-		paired="min_effect=$min_effect $paired"
-		echo "$paired" | pb_atomic_write "$state/ends-rounds"
-	fi
-	[ "$(field separated "$paired")" = 1 ] ||
-		pb_die "$PB_NOREGRESSION" "$msg; in paired rounds BAD is $(field delta_pct "$paired")% (${ci_level}% CI $(field ci_low_pct "$paired")..$(field ci_high_pct "$paired")%; remove $state/ends-rounds to measure again)"
-fi
-else
-	# Deterministic: the boot medians are the ends; every sample is kept
-	# for the report.
-	mopts=("${dmopts[@]}")
-	mapfile -t gs < <("$PB_TOP/bisect/samples.sh" -B 2 -N 0 "$repo" "$gsha" -- "${mopts[@]}")
-	mapfile -t bs < <("$PB_TOP/bisect/samples.sh" -B 2 -N 0 "$repo" "$bsha" -- "${mopts[@]}")
-	gmed=$(field median_a "$detline") bmed=$(field median_b "$detline") noise=$(field eps_pct "$detline")
-	cal="good_median=$gmed bad_median=$bmed threshold=$(field threshold "$detline") noise_pct=$noise effect_pct=$(field delta_pct "$detline" | tr -d -) $detline"
-fi
-fixed=true
-# A threshold outside the ends would judge every commit alike.
-if [ -n "$threshold" ] && ! awk -v t="$threshold" -v g="$gmed" -v b="$bmed" 'BEGIN { exit !(t > b && t < g) }'; then
-	pb_die "$PB_USAGE" "threshold $threshold (-x) is not between BAD's median $bmed and GOOD's median $gmed $unit"
-fi
-[ -n "$threshold" ] || {
-	threshold=$(field threshold "$cal")
-	fixed=false
-}
-pb_info "GOOD median $gmed, BAD median $bmed $unit ($(field effect_pct "$cal")% slower, noise $noise%): threshold $threshold"
-jq -n --argjson g "$(printf '%s\n' "${gs[@]}" | jq -s .)" --argjson b "$(printf '%s\n' "${bs[@]}" | jq -s .)" \
-	--argjson t "$threshold" --arg cal "$cal" --argjson fixed "$fixed" --argjson rounds "$rounds" \
-	--arg mode "$mode" --arg why "$det_why" --argjson gdet "$(printf '%s\n' "${gdet[@]}" | jq -s 'map(numbers)')" \
-	--argjson bdet "$(printf '%s\n' "${bdet[@]}" | jq -s 'map(numbers)')" \
-	--arg eps "$(field eps_pct "${detline:-}")" \
-	'{good_samples: $g, bad_samples: $b, threshold: $t, fixed_threshold: $fixed, calibration: $cal, rounds: $rounds,
-	  mode: $mode, mode_reason: $why, good_boots: $gdet, bad_boots: $bdet, eps_pct: ($eps | tonumber? // null)}' |
-	pb_atomic_write "$state/ends.json"
-# Ends measured just now are as fresh as those a step boots: the first
-# steps may reuse them (step.sh, PB_ENDS_MAX_AGE), dated from the start of
-# the calibration.
-if [ "$rounds" = false ] && [ "$mode" = wall ]; then
-	printf '%s\n%s\n%s\n' "$cal_start" "${gs[*]}" "${bs[*]}" | pb_atomic_write "$state/fresh-ends"
-fi
-
-fi
-# The bisect itself, in a bare clone that shares the user's objects.
-br="$state/repo.git"
-if [ ! -d "$br" ]; then
-	git clone -q --bare --shared "$repo" "$br" || pb_die "$PB_INTERNAL" "cannot create $br"
-fi
-export GIT_DIR="$br"
-if [ -s "$state/bisect.log" ]; then
-	msg="resuming: replaying $(grep -c '^git bisect \(good\|bad\|skip\)' "$state/bisect.log") recorded verdicts from $state/bisect.log"
-	pb_info "$msg"
-	echo "$msg" >>"$log"
-	git bisect reset >/dev/null 2>&1
-	git bisect replay "$state/bisect.log" >>"$log" 2>&1 ||
-		pb_die "$PB_INTERNAL" "cannot replay $state/bisect.log; remove it to start over"
-else
-	git bisect reset >/dev/null 2>&1
-	echo 0 >"$state/steps"
-	rm -f "$state/known" "$state/same-kernel"
-	git bisect start --no-checkout "$bsha" "$gsha" >>"$log" 2>&1 ||
-		pb_die "$PB_INTERNAL" "git bisect start failed; see $log"
-fi
 # first_bad: print the first bad commit recorded in the bisect log, if any.
 first_bad() {
 	git bisect log 2>/dev/null | sed -n 's/^# first bad commit: \[\([0-9a-f]\{40\}\)\].*/\1/p' | tail -1
 }
-if [ -z "$(first_bad)" ]; then
-	# In the background and in a process group (and session) of its own:
-	# bash runs a trap only once a foreground child has ended, and `git
-	# bisect run` passes no signal on to its step. So this shell takes a
-	# Ctrl-C or a SIGTERM sent to it alone at once and ends the whole
-	# group (step, build, boot) with SIGTERM.
-	# Should this shell die all the same (SIGKILL), the next step sees
-	# PB_BISECT_PID gone and stops the bisect.
-	rm -f "$state/interrupted"
-	export PB_BISECT_PID=$$
-	before=${!:-}
-	launching=1
-	if [ "$workers" -gt 1 ]; then
-		setsid -w "$PB_TOP/bisect/kary.sh" "$state" "$workers" -- "${mopts[@]}" >>"$log" &
-	else
-		setsid -w git bisect run "$PB_TOP/bisect/step.sh" "$state" -- "${mopts[@]}" >>"$log" &
+# interrupted: end `git bisect run` (in a process group of its own, see
+# below) with SIGTERM, let its step finish its cleanup (30 s at most), keep
+# the bisect log and stop. SIGTERM, whatever the signal was: a command
+# started in the background ignores SIGINT, and so do its children.
+interrupted() {
+	local i
+	trap '' INT TERM HUP QUIT
+	# The BAD end measured beside GOOD (-P) ignores SIGINT, as any
+	# command started in the background does.
+	[ -n "${bpid:-}" ] && kill -TERM "$bpid" 2>/dev/null && wait "$bpid" 2>/dev/null
+	# A signal right after the fork, before child was set: $! has
+	# changed. Before the fork it still names an earlier, long-gone
+	# process, whose pid may belong to another by now: leave it alone.
+	[ -z "$child" ] && [ "$launching" = 1 ] && [ "${!:-}" != "$before" ] && child=$!
+	if [ -n "$child" ]; then
+		kill -TERM -- "-$child" "$child" 2>/dev/null
+		for ((i = 0; i < 300; i++)); do
+			kill -0 -- "-$child" 2>/dev/null || kill -0 "$child" 2>/dev/null || break
+			sleep 0.1
+		done
+		kill -KILL -- "-$child" "$child" 2>/dev/null
+		wait "$child" 2>/dev/null
 	fi
-	child=$!
-	wait "$child"
-	brc=$?
-	child='' launching=0
-	# A step marks a Ctrl-C that this shell may not have seen.
-	[ -f "$state/interrupted" ] && rm -f "$state/interrupted" && interrupted
-else
-	brc=0
-	pb_info "this bisect has already finished; reporting it again"
-fi
-git bisect log >"$state/bisect.log.tmp" 2>/dev/null && mv -f "$state/bisect.log.tmp" "$state/bisect.log"
-cp "$state/bisect.log" "$run/git-bisect.log"
-culprit=$(first_bad)
-undecided=$(sed -n 's/^# possible first bad commit: \[\([0-9a-f]\{40\}\)\].*/\1/p' "$state/bisect.log" | tr '\n' ' ')
-unset GIT_DIR
-if [ -z "$culprit" ] && [ -z "$undecided" ]; then
-	pb_die "$PB_INTERNAL" "git bisect run stopped (exit $brc) without a culprit; see $log"
-fi
+	git -C "$state/repo.git" bisect log >"$state/bisect.log.tmp" 2>/dev/null &&
+		mv -f "$state/bisect.log.tmp" "$state/bisect.log"
+	pb_die "$PB_INTERRUPTED" "interrupted; run the same command again to resume (state: $state)"
+}
 
-# Confirm: measure the culprit and its parent once more and state the effect.
-# A small regression (see step.sh) is confirmed in paired rounds.
-# Deterministic: one boot of each afresh (never the step's), with the cached
-# ones; the culprit must be slower than its parent beyond eps.
-if [ -n "$culprit" ] && [ ! -s "$state/confirm" ] && [ "$(jq -r '.mode // "wall"' "$state/ends.json")" = det ]; then
-	parent=$(git -C "$repo" rev-parse "$culprit^")
-	pb_info "confirming ${culprit:0:12} against its parent ${parent:0:12} with a fresh deterministic boot of each"
-	pm=() cm=()
-	# confirm_one SHA: print the cached boot medians of SHA and one of a
-	# boot afresh. With workers, parent and culprit boot side by side.
-	confirm_one() {
-		local meds fresh onev=()
-		meds=$("$PB_TOP/bisect/samples.sh" -n 1 -B 1 -m -N 2 -l "$run/measure.log" "$repo" "$1" -- "${mopts[@]}" 2>>"$log")
-		fresh=$(pb_boot_jpm "$state" "$run/measure.log" "$repo" "$1" "${mopts[@]}")
-		mapfile -t onev <<<"$fresh"
-		[ -n "$fresh" ] && meds+=$'\n'$(pb_median "${onev[@]}")
-		grep . <<<"$meds"
-	}
-	if [ "$workers" -gt 1 ]; then
-		confirm_one "$culprit" >"$state/confirm-culprit" &
-		bpid=$!
-		mapfile -t pm < <(confirm_one "$parent")
-		wait "$bpid"
-		bpid=''
-		mapfile -t cm <"$state/confirm-culprit"
-	else
-		mapfile -t pm < <(confirm_one "$parent")
-		mapfile -t cm < <(confirm_one "$culprit")
-	fi
-	if [ ${#pm[@]} -ge 2 ] && [ ${#cm[@]} -ge 2 ]; then
-		echo "deterministic: parent ${pm[*]} culprit ${cm[*]}: $("$pbstat" detcmp --min-effect 0 \
-			--eps "$(jq -r '.eps_pct // 0' "$state/ends.json")" -a "${pm[@]}" -b "${cm[@]}")" |
-			pb_atomic_write "$state/confirm"
-	else
-		echo "" >"$state/confirm"
-	fi
-fi
-if [ -n "$culprit" ] && [ ! -s "$state/confirm" ] && [ "$(jq -r '.rounds // false' "$state/ends.json")" = true ]; then
-	parent=$(git -C "$repo" rev-parse "$culprit^")
-	pb_info "confirming ${culprit:0:12} against its parent ${parent:0:12} in paired rounds"
-	paired_rounds "$parent" "$culprit" parent culprit 0
-	if [ $? -eq 2 ] || [ -z "$paired" ]; then
-		echo "" >"$state/confirm"
-	else
-		echo "in rounds: $paired" | pb_atomic_write "$state/confirm"
-	fi
-fi
-if [ -n "$culprit" ] && [ ! -s "$state/confirm" ]; then
-	parent=$(git -C "$repo" rev-parse "$culprit^")
-	pb_info "confirming ${culprit:0:12} against its parent ${parent:0:12} with $inc more samples each"
-	for c in "$culprit" "$parent"; do
-		have=$(wc -l 2>/dev/null <"$("$PB_TOP/bisect/samples.sh" -d "$repo" "$c" -- "${mopts[@]}")/samples" || echo 0)
-		"$PB_TOP/bisect/samples.sh" -n $((have + inc)) -N 6 -l "$run/measure.log" "$repo" "$c" -- "${mopts[@]}" \
-			>"$state/confirm-${c:0:12}" 2>>"$log" || pb_warn "could not re-measure ${c:0:12}"
+# The stages, in the order main runs them.
+
+# parse_args ARG...: read and check every option and PB_ setting, before
+# anything is made.
+parse_args() {
+	pb_help_first "$@"
+	[ -z "${PB_ENDS_MAX_AGE:-}" ] || pb_is_uint "$PB_ENDS_MAX_AGE" ||
+		pb_die "$PB_USAGE" "PB_ENDS_MAX_AGE='$PB_ENDS_MAX_AGE' is not a number of seconds"
+	case ${PB_SAME_KERNEL:-1} in
+	0 | 1) ;;
+	*) pb_die "$PB_USAGE" "PB_SAME_KERNEL='$PB_SAME_KERNEL' is not 0 or 1" ;;
+	esac
+	rounds_below=${PB_ROUNDS_BELOW:-} rounds_max=${PB_ROUNDS_MAX:-10}
+	[ -z "$rounds_below" ] || pb_is_number "$rounds_below" ||
+		pb_die "$PB_USAGE" "PB_ROUNDS_BELOW='$rounds_below' is not a ratio"
+	pb_is_uint "$rounds_max" && [ "$rounds_max" -ge 3 ] && [ "$rounds_max" -le 20 ] ||
+		pb_die "$PB_USAGE" "PB_ROUNDS_MAX='$rounds_max' is not a number of rounds from 3 to 20"
+	tree='' good='' bad='' threshold='' ends=8 start=4 inc=4 cap=12 min_effect=''
+	mopts=() mode=${PB_MODE:-auto} cpus='' tree_given='' restart=0 workers=1
+	while getopts t:g:b:x:E:e:n:i:N:C:T:J:k:w:W:K:c:A:Y:D:d:P:Rh opt; do
+		case $opt in
+		t)
+			tree=$OPTARG
+			tree_given=1
+			;;
+		g) good=$OPTARG ;;
+		b) bad=$OPTARG ;;
+		x) threshold=$OPTARG ;;
+		E) min_effect=$OPTARG ;;
+		e) ends=$OPTARG ;;
+		n) start=$OPTARG ;;
+		i) inc=$OPTARG ;;
+		N) cap=$OPTARG ;;
+		C)
+			mopts+=(-C "$OPTARG")
+			cpus=$OPTARG
+			;;
+		d) mode=$OPTARG ;;
+		P) workers=$OPTARG ;;
+		R) restart=1 ;;
+		T) mopts+=(-T "$OPTARG") ;;
+		J) mopts+=(-J "$OPTARG") ;;
+		k) mopts+=(-n "$OPTARG") ;;
+		w) mopts+=(-w "$OPTARG") ;;
+		W) mopts+=(-W "$OPTARG") ;;
+		K) mopts+=(-K "$OPTARG") ;;
+		A) mopts+=(-A "$OPTARG") ;;
+		Y) mopts+=(-Y "$OPTARG") ;;
+		D) mopts+=(-D "$OPTARG") ;;
+		c) mopts+=(-c "$OPTARG") ;;
+		*) pb_opt_other "$opt" ;;
+		esac
 	done
-	mapfile -t ps <"$state/confirm-${parent:0:12}"
-	mapfile -t cs <"$state/confirm-${culprit:0:12}"
-	if [ ${#ps[@]} -gt 1 ] && [ ${#cs[@]} -gt 1 ]; then
-		"$pbstat" effect -a "${ps[@]}" -b "${cs[@]}" >"$state/confirm" 2>>"$log"
-	else
-		echo "" >"$state/confirm"
+	shift $((OPTIND - 1))
+	[ $# -eq 0 ] || pb_die "$PB_USAGE" "unexpected argument '$1' (see --help)"
+	pb_check_range "samples per end (-e)" "$ends" 3 100
+	pb_check_range "samples per step (-n)" "$start" 1 100
+	pb_check_range "samples added (-i)" "$inc" 1 100
+	pb_check_range "sample cap (-N)" "$cap" 1 200
+	pb_check_range "workers (-P)" "$workers" 1 "$PB_MAX_WORKERS"
+	pb_check_measure_opts "${mopts[@]}"
+	unit=$(pb_score_unit "${mopts[@]}")
+	[ -z "$tree" ] && [ -n "$tree_given" ] && pb_die "$PB_USAGE" "-t needs a kernel git tree, not an empty string"
+	[ -z "$tree" ] && { [ -n "$good" ] || [ -n "$bad" ]; } &&
+		pb_die "$PB_USAGE" "-g and -b name revisions of -t TREE: give the tree too (without -t, the lab's good and bad)"
+	[ "$cap" -ge "$start" ] || pb_die "$PB_USAGE" "the sample cap ($cap) is below the start ($start)"
+	significant "$start" "$ends" ||
+		pb_die "$PB_USAGE" "$start samples per step against $ends per end can never be significant; raise -n or -e"
+	pb_is_number "${min_effect:-1}" && awk -v e="${min_effect:-1}" 'BEGIN { exit !(e > 0 && e < 100) }' ||
+		pb_die "$PB_USAGE" "minimum effect '$min_effect' is not a percentage above 0 and below 100 (-E)"
+	pb_check_mode "$mode" "${cpus:-1}"
+	# auto with more vCPUs than deterministic mode supports is wall-clock.
+	det_why=''
+	if [ "$mode" = auto ] && [ "${PB_ACCEL:-}" = kvm ]; then
+		mode=wall det_why="PB_ACCEL=kvm: KVM runs in wall-clock mode"
+	elif [ "$mode" = auto ] && [ -n "$cpus" ] && ! { pb_is_uint "$cpus" && [ "$cpus" -le "$(pb_det_max_cpus)" ]; }; then
+		mode=wall det_why="-C $cpus: deterministic mode supports $(pb_det_max_cpus) vCPU(s) with this QEMU"
 	fi
-fi
+	if [ -n "$threshold" ] && ! { pb_is_number "$threshold" && awk -v t="$threshold" 'BEGIN { exit !(t > 0) }'; }; then
+		pb_die "$PB_USAGE" "threshold '$threshold' is not a positive number of jobs/min (-x)"
+	fi
+	pb_need git jq flock setsid
+	[ "$workers" -eq 1 ] || pb_need parallel
+}
+# open_repo: the tree (the lab when none is given) and its ends.
+open_repo() {
+	if [ -z "$tree" ]; then
+		tree=$("$PB_TOP/bisect/lab.sh") || exit
+		: "${good:=good}" "${bad:=bad}"
+	fi
+	[ -n "$good" ] && [ -n "$bad" ] || pb_die "$PB_USAGE" "give both ends: GOOD=<rev> BAD=<rev> (-g, -b)"
+	repo=$(pb_resolve_repo "$tree") || exit
+	if [ "$(git -C "$repo" rev-parse --is-bare-repository)" = false ] &&
+		[ -n "$(git --no-optional-locks -C "$repo" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+		pb_die "$PB_DIRTY" "$repo has uncommitted changes; perfbisect bisects commits: commit or stash them first"
+	fi
+	gsha=$(pb_resolve_rev "$repo" "$good") || exit
+	bsha=$(pb_resolve_rev "$repo" "$bad") || exit
+	[ "$gsha" != "$bsha" ] || pb_die "$PB_SAMEENDS" "GOOD and BAD are the same commit (${gsha:0:12})"
+	if ! git -C "$repo" merge-base --is-ancestor "$gsha" "$bsha"; then
+		git -C "$repo" merge-base --is-ancestor "$bsha" "$gsha" &&
+			pb_die "$PB_REVERSED" "GOOD ($good) comes after BAD ($bad): the ends are swapped"
+		pb_die "$PB_UNRELATED" "GOOD ($good) is not an ancestor of BAD ($bad)"
+	fi
+	if [ -z "${PB_MEASURE:-}" ]; then
+		git -C "$repo" cat-file -e "$bsha:kernel/sched/core.c" 2>/dev/null ||
+			pb_die "$PB_NOTKERNEL" "$repo is not a Linux kernel tree"
+	fi
+	pbstat=$(pb_tool pbstat) || exit
+}
+# open_state: the saved state of this bisect, its lock and a run directory.
+open_state() {
+	# The saved state of this bisect: its arguments, its decision settings and
+	# what defines its measurements (pb_measure_id, with the deterministic
+	# clock unless -d wall), so a changed reproducer, config fragment, QEMU or
+	# setting starts a bisect afresh instead of mixing verdicts reached two
+	# ways. The earlier bisect of the same ends keeps its state and runs.
+	idopts=("${mopts[@]}")
+	[ "$mode" = wall ] || idopts+=(-d det)
+	key=$(pb_sha "$repo" "$gsha" "$bsha" "$(pb_measure_id "${PB_MEASURE:-$PB_TOP/bisect/measure.sh}" "${idopts[@]}")" \
+		"${mopts[@]}" "mode=$mode" "E=${min_effect:-default}" "x=$threshold" \
+		"e=$ends n=$start i=$inc N=$cap below=$rounds_below max=$rounds_max")
+	state="$PERFBISECT_HOME/bisect/$key"
+	pb_lock "$PERFBISECT_HOME/locks/bisect-$(pb_sha "$repo").lock" "a bisect of $repo"
+	last="$PERFBISECT_HOME/bisect/last-$(pb_sha "$repo" "$gsha" "$bsha")"
+	prev=$(cat "$last" 2>/dev/null)
+	if [ -n "$prev" ] && [ "$prev" != "$key" ] && [ -d "$PERFBISECT_HOME/bisect/$prev" ] && [ ! -e "$state/ends" ]; then
+		pb_info "these ends were bisected with other settings or another measurement (state $PERFBISECT_HOME/bisect/$prev, kept): starting a new bisect"
+	fi
+	mkdir -p "$state" && echo "$key" >"$last" || pb_die "$PB_INTERNAL" "cannot create $state"
+	if [ "$restart" = 1 ] && [ -e "$state/ends" ]; then
+		rm -rf "$state" && mkdir -p "$state" || pb_die "$PB_INTERNAL" "cannot remove $state to start over"
+		pb_info "-R: starting this bisect over (measurements in the results cache are still used)"
+	fi
+	run=$(pb_new_run bisect) || exit
+	export PB_RUN_DIR=$run
+	echo "$repo" >"$state/repo"
+	echo "$start $inc $cap" >"$state/policy"
+	echo "$gsha $bsha" >"$state/ends"
+	echo "$run" >"$state/run"
+	began=$(pb_now)
+	ln -sfn "$state" "$run/state"
+	log="$run/bisect.log"
+	range=$(git -C "$repo" rev-list --count "$gsha..$bsha")
+	# About log2(range) steps; with W workers log_(W+1)(range) rounds of W.
+	awk -v n="$range" -v w="$workers" 'BEGIN { s = 0; while (n > 1) { n /= w + 1; s++ } print s * w }' >"$state/expected"
+	pb_info "bisecting $range commits of $repo: ${gsha:0:12} ($good) .. ${bsha:0:12} ($bad), about $(cat "$state/expected") steps$([ "$workers" -gt 1 ] && echo ", $workers at a time")"
+	pb_info "run directory: $run"
+}
+# check_ends: resume with the ends a bisect started with, or check them
+# (deterministic mode first, unless -d wall) and choose the mode.
+check_ends() {
+	dmopts=("${mopts[@]}" -d det)
+	# A bisect that has started keeps the ends it was started with: running
+	# the same command again resumes it without measuring them again.
+	resume=0
+	[ -s "$state/ends.json" ] && [ -s "$state/bisect.log" ] && [ "$(jq -r '.mode // ""' "$state/ends.json")" != "" ] && resume=1
+	if [ "$resume" = 1 ]; then
+		mode=$(jq -r .mode "$state/ends.json") det_why=$(jq -r '.mode_reason // ""' "$state/ends.json")
+		[ "$mode" = det ] && mopts=("${dmopts[@]}")
+		pb_info "resuming in $mode mode with the ends measured when this bisect started ($det_why)"
+	elif [ "$mode" != wall ]; then
+		det_ends
+		detrc=$?
+		pb_info "deterministic ends: GOOD ${gdet[*]:-?} BAD ${bdet[*]:-?}: $(field delta_pct "$detline")% (eps $(field eps_pct "$detline")%)"
+		if [ "$detrc" -eq 0 ]; then
+			det_why="the deterministic ends check shows BAD $(field delta_pct "$detline")% (boots agree within $(field spread_pct "$detline")%, eps $(field eps_pct "$detline")%)"
+			mode=det
+		elif [ "$detrc" -eq 1 ] && [ "$mode" = det ]; then
+			pb_die "$PB_NOREGRESSION" "no regression between GOOD and BAD in deterministic mode: BAD is $(field delta_pct "$detline")% (eps $(field eps_pct "$detline")%, minimum effect ${min_effect:-1}%); try -d wall"
+		elif [ "$detrc" -eq 1 ]; then
+			det_why="the deterministic ends check does not show the regression (BAD $(field delta_pct "$detline")%, eps $(field eps_pct "$detline")%)"
+			mode=wall
+		else
+			pb_die "$PB_INTERNAL" "pbstat detcmp failed: $detline"
+		fi
+	fi
+	[ -n "$det_why" ] || det_why="asked for (-d wall or PB_MODE=wall)"
+	# Boots side by side on one host slow each other down: in wall-clock
+	# mode that is in the numbers, so the steps go one at a time.
+	if [ "$workers" -gt 1 ] && [ "$mode" = wall ]; then
+		pb_warn "wall-clock mode: the steps go one at a time (-P $workers needs deterministic mode, where boots side by side do not change each other's numbers)"
+		workers=1
+	fi
+}
+# calibrate_wall: the wall-clock ends: samples, and paired rounds for a
+# small regression.
+calibrate_wall() {
+	: >"$state/ends-good" && : >"$state/ends-bad" || pb_die "$PB_INTERNAL" "cannot write in $state"
+	# First 4 samples of each end (one boot at the default -k). When they
+	# already show a large regression, every GOOD sample above every BAD one,
+	# GOOD at least twice (and at least PB_ROUNDS_BELOW times) BAD and enough
+	# samples for a step's rank test, the rest of the END_SAMPLES would not
+	# change the answer: the steps judge against ends they boot afresh, or
+	# these same ones while they are fresh. Anything less clear gets all
+	# END_SAMPLES.
+	calibrate $((ends < 4 ? ends : 4))
+	fewest=$((${#gs[@]} < ${#bs[@]} ? ${#gs[@]} : ${#bs[@]}))
+	if [ "$fewest" -lt "$ends" ]; then
+		if [ "$sep" -eq 0 ] && ! smaller "$gmed" "$bmed" &&
+			[ "$(field large "$("$pbstat" ends -g "${gs[@]}" -b "${bs[@]}")")" = 1 ] &&
+			apart && significant "$start" "$fewest"; then
+			pb_info "GOOD median $gmed, BAD median $bmed $unit: a large regression already; $fewest samples per end are enough"
+		else
+			calibrate "$ends"
+		fi
+	fi
+	ci_level=$(awk -v a="$PB_ROUNDS_ALPHA" 'BEGIN { print 100 * (1 - a) }')
+	# A small regression (see step.sh) is measured in rounds: the steps judge
+	# their commit within rounds and the culprit is confirmed the same way.
+	# So are ends that the samples alone cannot separate: the drift between
+	# boots may hide a regression that rounds show. Either way the ends must
+	# first differ in paired rounds: drift during the calibration can also
+	# fake a small regression, and a bisect that no step can decide costs
+	# hours. The answer is kept for a resumed run. A threshold given by the
+	# user turns rounds off.
+	[ -z "$threshold" ] && smaller "$gmed" "$bmed" && rounds=true
+	msg="no regression between GOOD and BAD: medians $gmed vs $bmed $unit, noise $noise%"
+	if [ "$sep" -ne 0 ]; then
+		if [ -n "$threshold" ] || ! awk -v e="$(field effect_pct "$cal")" 'BEGIN { exit !(e > 0) }'; then
+			pb_die "$PB_NOREGRESSION" "$msg"
+		fi
+		pb_info "GOOD median $gmed, BAD median $bmed $unit: not separated by the samples (noise $noise%)"
+		rounds=true
+	fi
+	if [ "$rounds" = true ]; then
+		saved=$(cat "$state/ends-rounds" 2>/dev/null)
+		if [ "$(field min_effect "$saved")" = "$min_effect" ]; then
+			paired=$saved
+			pb_info "GOOD and BAD in paired rounds, from an earlier run: $paired"
+		else
+			pb_info "a small regression: measuring GOOD and BAD in paired rounds"
+			paired_rounds "$gsha" "$bsha" GOOD BAD "$min_effect"
+			prc=$?
+			[ "$prc" -eq 2 ] && pb_die "$PB_NOBUILD" "an end gave no result in the paired rounds; see $run/measure.log"
+			paired="min_effect=$min_effect $paired"
+			echo "$paired" | pb_atomic_write "$state/ends-rounds"
+		fi
+		[ "$(field separated "$paired")" = 1 ] ||
+			pb_die "$PB_NOREGRESSION" "$msg; in paired rounds BAD is $(field delta_pct "$paired")% (${ci_level}% CI $(field ci_low_pct "$paired")..$(field ci_high_pct "$paired")%; remove $state/ends-rounds to measure again)"
+	fi
+}
+# calibrate_det: the deterministic ends: the boot medians.
+calibrate_det() {
+	# Deterministic: the boot medians are the ends; every sample is kept
+	# for the report.
+	mopts=("${dmopts[@]}")
+	mapfile -t gs < <("$PB_TOP/bisect/stages/samples.sh" -B 2 -N 0 "$repo" "$gsha" -- "${mopts[@]}")
+	mapfile -t bs < <("$PB_TOP/bisect/stages/samples.sh" -B 2 -N 0 "$repo" "$bsha" -- "${mopts[@]}")
+	gmed=$(field median_a "$detline") bmed=$(field median_b "$detline") noise=$(field eps_pct "$detline")
+	cal="good_median=$gmed bad_median=$bmed threshold=$(field threshold "$detline") noise_pct=$noise effect_pct=$(field delta_pct "$detline" | tr -d -) $detline"
+}
+# calibrate_ends: the threshold and ends.json, which the steps read (a
+# resumed bisect keeps its own).
+calibrate_ends() {
+	[ "$resume" = 0 ] || return 0
+	# The minimum effect: 1% in deterministic mode, 5% in wall-clock mode.
+	[ -n "$min_effect" ] || min_effect=$([ "$mode" = det ] && echo 1 || echo 5)
+	pb_info "measuring in $( [ "$mode" = det ] && echo deterministic || echo wall-clock) mode: $det_why"
+	echo "measuring in $mode mode: $det_why" >>"$log"
+	echo "$mode $det_why" >"$state/mode"
+	cal_start=$(date +%s)
+	rounds=false gs=() bs=()
+	if [ "$mode" = wall ]; then
+		calibrate_wall
+	else
+		calibrate_det
+	fi
+	fixed=true
+	# A threshold outside the ends would judge every commit alike.
+	if [ -n "$threshold" ] && ! awk -v t="$threshold" -v g="$gmed" -v b="$bmed" 'BEGIN { exit !(t > b && t < g) }'; then
+		pb_die "$PB_USAGE" "threshold $threshold (-x) is not between BAD's median $bmed and GOOD's median $gmed $unit"
+	fi
+	[ -n "$threshold" ] || {
+		threshold=$(field threshold "$cal")
+		fixed=false
+	}
+	pb_info "GOOD median $gmed, BAD median $bmed $unit ($(field effect_pct "$cal")% slower, noise $noise%): threshold $threshold"
+	jq -n --argjson g "$(printf '%s\n' "${gs[@]}" | jq -s .)" --argjson b "$(printf '%s\n' "${bs[@]}" | jq -s .)" \
+		--argjson t "$threshold" --arg cal "$cal" --argjson fixed "$fixed" --argjson rounds "$rounds" \
+		--arg mode "$mode" --arg why "$det_why" --argjson gdet "$(printf '%s\n' "${gdet[@]}" | jq -s 'map(numbers)')" \
+		--argjson bdet "$(printf '%s\n' "${bdet[@]}" | jq -s 'map(numbers)')" \
+		--arg eps "$(field eps_pct "${detline:-}")" \
+		'{good_samples: $g, bad_samples: $b, threshold: $t, fixed_threshold: $fixed, calibration: $cal, rounds: $rounds,
+		  mode: $mode, mode_reason: $why, good_boots: $gdet, bad_boots: $bdet, eps_pct: ($eps | tonumber? // null)}' |
+		pb_atomic_write "$state/ends.json"
+	# Ends measured just now are as fresh as those a step boots: the first
+	# steps may reuse them (step.sh, PB_ENDS_MAX_AGE), dated from the start of
+	# the calibration.
+	if [ "$rounds" = false ] && [ "$mode" = wall ]; then
+		printf '%s\n%s\n%s\n' "$cal_start" "${gs[*]}" "${bs[*]}" | pb_atomic_write "$state/fresh-ends"
+	fi
+}
+# run_bisect: git bisect, with step.sh one commit at a time (git bisect
+# run) or kary.sh W at a time, until it names the first bad commit.
+run_bisect() {
+	# In a bare clone that shares the user's objects.
+	br="$state/repo.git"
+	if [ ! -d "$br" ]; then
+		git clone -q --bare --shared "$repo" "$br" || pb_die "$PB_INTERNAL" "cannot create $br"
+	fi
+	export GIT_DIR="$br"
+	if [ -s "$state/bisect.log" ]; then
+		msg="resuming: replaying $(grep -c '^git bisect \(good\|bad\|skip\)' "$state/bisect.log") recorded verdicts from $state/bisect.log"
+		pb_info "$msg"
+		echo "$msg" >>"$log"
+		git bisect reset >/dev/null 2>&1
+		git bisect replay "$state/bisect.log" >>"$log" 2>&1 ||
+			pb_die "$PB_INTERNAL" "cannot replay $state/bisect.log; remove it to start over"
+	else
+		git bisect reset >/dev/null 2>&1
+		echo 0 >"$state/steps"
+		rm -f "$state/known" "$state/same-kernel"
+		git bisect start --no-checkout "$bsha" "$gsha" >>"$log" 2>&1 ||
+			pb_die "$PB_INTERNAL" "git bisect start failed; see $log"
+	fi
+	if [ -z "$(first_bad)" ]; then
+		# In the background and in a process group (and session) of its own:
+		# bash runs a trap only once a foreground child has ended, and `git
+		# bisect run` passes no signal on to its step. So this shell takes a
+		# Ctrl-C or a SIGTERM sent to it alone at once and ends the whole
+		# group (step, build, boot) with SIGTERM.
+		# Should this shell die all the same (SIGKILL), the next step sees
+		# PB_BISECT_PID gone and stops the bisect.
+		rm -f "$state/interrupted"
+		export PB_BISECT_PID=$$
+		before=${!:-}
+		launching=1
+		if [ "$workers" -gt 1 ]; then
+			setsid -w "$PB_TOP/bisect/stages/kary.sh" "$state" "$workers" -- "${mopts[@]}" >>"$log" &
+		else
+			setsid -w git bisect run "$PB_TOP/bisect/stages/step.sh" "$state" -- "${mopts[@]}" >>"$log" &
+		fi
+		child=$!
+		wait "$child"
+		brc=$?
+		child='' launching=0
+		# A step marks a Ctrl-C that this shell may not have seen.
+		[ -f "$state/interrupted" ] && rm -f "$state/interrupted" && interrupted
+	else
+		brc=0
+		pb_info "this bisect has already finished; reporting it again"
+	fi
+	git bisect log >"$state/bisect.log.tmp" 2>/dev/null && mv -f "$state/bisect.log.tmp" "$state/bisect.log"
+	cp "$state/bisect.log" "$run/git-bisect.log"
+	culprit=$(first_bad)
+	undecided=$(sed -n 's/^# possible first bad commit: \[\([0-9a-f]\{40\}\)\].*/\1/p' "$state/bisect.log" | tr '\n' ' ')
+	unset GIT_DIR
+	if [ -z "$culprit" ] && [ -z "$undecided" ]; then
+		pb_die "$PB_INTERNAL" "git bisect run stopped (exit $brc) without a culprit; see $log"
+	fi
+}
+# confirm_culprit: the culprit against its parent, with fresh boots.
+confirm_culprit() {
+	# Confirm: measure the culprit and its parent once more and state the effect.
+	# A small regression (see step.sh) is confirmed in paired rounds.
+	# Deterministic: one boot of each afresh (never the step's), with the cached
+	# ones; the culprit must be slower than its parent beyond eps.
+	if [ -n "$culprit" ] && [ ! -s "$state/confirm" ] && [ "$(jq -r '.mode // "wall"' "$state/ends.json")" = det ]; then
+		parent=$(git -C "$repo" rev-parse "$culprit^")
+		pb_info "confirming ${culprit:0:12} against its parent ${parent:0:12} with a fresh deterministic boot of each"
+		pm=() cm=()
+		# confirm_one SHA: print the cached boot medians of SHA and one of a
+		# boot afresh. With workers, parent and culprit boot side by side.
+		confirm_one() {
+			local meds fresh onev=()
+			meds=$("$PB_TOP/bisect/stages/samples.sh" -n 1 -B 1 -m -N 2 -l "$run/measure.log" "$repo" "$1" -- "${mopts[@]}" 2>>"$log")
+			fresh=$(pb_boot_jpm "$state" "$run/measure.log" "$repo" "$1" "${mopts[@]}")
+			mapfile -t onev <<<"$fresh"
+			[ -n "$fresh" ] && meds+=$'\n'$(pb_median "${onev[@]}")
+			grep . <<<"$meds"
+		}
+		if [ "$workers" -gt 1 ]; then
+			confirm_one "$culprit" >"$state/confirm-culprit" &
+			bpid=$!
+			mapfile -t pm < <(confirm_one "$parent")
+			wait "$bpid"
+			bpid=''
+			mapfile -t cm <"$state/confirm-culprit"
+		else
+			mapfile -t pm < <(confirm_one "$parent")
+			mapfile -t cm < <(confirm_one "$culprit")
+		fi
+		if [ ${#pm[@]} -ge 2 ] && [ ${#cm[@]} -ge 2 ]; then
+			echo "deterministic: parent ${pm[*]} culprit ${cm[*]}: $("$pbstat" detcmp --min-effect 0 \
+				--eps "$(jq -r '.eps_pct // 0' "$state/ends.json")" -a "${pm[@]}" -b "${cm[@]}")" |
+				pb_atomic_write "$state/confirm"
+		else
+			echo "" >"$state/confirm"
+		fi
+	fi
+	if [ -n "$culprit" ] && [ ! -s "$state/confirm" ] && [ "$(jq -r '.rounds // false' "$state/ends.json")" = true ]; then
+		parent=$(git -C "$repo" rev-parse "$culprit^")
+		pb_info "confirming ${culprit:0:12} against its parent ${parent:0:12} in paired rounds"
+		paired_rounds "$parent" "$culprit" parent culprit 0
+		if [ $? -eq 2 ] || [ -z "$paired" ]; then
+			echo "" >"$state/confirm"
+		else
+			echo "in rounds: $paired" | pb_atomic_write "$state/confirm"
+		fi
+	fi
+	if [ -n "$culprit" ] && [ ! -s "$state/confirm" ]; then
+		parent=$(git -C "$repo" rev-parse "$culprit^")
+		pb_info "confirming ${culprit:0:12} against its parent ${parent:0:12} with $inc more samples each"
+		for c in "$culprit" "$parent"; do
+			have=$(wc -l 2>/dev/null <"$("$PB_TOP/bisect/stages/samples.sh" -d "$repo" "$c" -- "${mopts[@]}")/samples" || echo 0)
+			"$PB_TOP/bisect/stages/samples.sh" -n $((have + inc)) -N 6 -l "$run/measure.log" "$repo" "$c" -- "${mopts[@]}" \
+				>"$state/confirm-${c:0:12}" 2>>"$log" || pb_warn "could not re-measure ${c:0:12}"
+		done
+		mapfile -t ps <"$state/confirm-${parent:0:12}"
+		mapfile -t cs <"$state/confirm-${culprit:0:12}"
+		if [ ${#ps[@]} -gt 1 ] && [ ${#cs[@]} -gt 1 ]; then
+			"$pbstat" effect -a "${ps[@]}" -b "${cs[@]}" >"$state/confirm" 2>>"$log"
+		else
+			echo "" >"$state/confirm"
+		fi
+	fi
+}
+# report: report.sh writes the run's results; the exit code says whether
+# the culprit is an answer.
+report() {
+	"$PB_TOP/bisect/stages/report.sh" -s "$state" -r "$run" -w "$(pb_elapsed "$began")" \
+		${culprit:+-C "$culprit"} ${undecided:+-U "$undecided"} -- "${mopts[@]}"
+	code=$?
+	[ -n "$culprit" ] || exit "$PB_UNDECIDED"
+	[ "$code" -eq 0 ] || exit "$code"
+	# A culprit that is not measurably slower than its parent is no answer:
+	# the bisect followed noise, or the slowdown is spread over many commits.
+	# report.sh decides (summary.json: confirmed); this says why.
+	[ "$(jq -r .confirmed "$run/summary.json" 2>/dev/null)" = true ] && exit 0
+	conf=$(cat "$state/confirm" 2>/dev/null)
+	if [ "$(jq -r .culprit_image_identical_to_parent "$run/summary.json" 2>/dev/null)" = true ]; then
+		pb_die "$PB_UNCONFIRMED" "cannot decide: ${culprit:0:12} builds a kernel image byte-identical to its parent's, so it cannot be what made the kernel slower; the bisect followed noise"
+	fi
+	if [[ $conf == deterministic:* ]]; then
+		pb_die "$PB_UNCONFIRMED" "cannot decide: ${culprit:0:12} is not slower than its parent beyond the boots' spread ($conf)"
+	fi
+	pb_die "$PB_UNCONFIRMED" "cannot decide: ${culprit:0:12} is not measurably slower than its parent (${conf:-not re-measured}); the effect may be within the noise or spread over several commits: try more samples per step (-n, -N) or longer samples (-J)"
+}
 
-"$PB_TOP/bisect/report.sh" -s "$state" -r "$run" -w "$(pb_elapsed "$began")" \
-	${culprit:+-C "$culprit"} ${undecided:+-U "$undecided"} -- "${mopts[@]}"
-code=$?
-[ -n "$culprit" ] || exit "$PB_UNDECIDED"
-[ "$code" -eq 0 ] || exit "$code"
-# A culprit that is not measurably slower than its parent is no answer:
-# the bisect followed noise, or the slowdown is spread over many commits.
-# report.sh decides (summary.json: confirmed); this says why.
-[ "$(jq -r .confirmed "$run/summary.json" 2>/dev/null)" = true ] && exit 0
-conf=$(cat "$state/confirm" 2>/dev/null)
-if [ "$(jq -r .culprit_image_identical_to_parent "$run/summary.json" 2>/dev/null)" = true ]; then
-	pb_die "$PB_UNCONFIRMED" "cannot decide: ${culprit:0:12} builds a kernel image byte-identical to its parent's, so it cannot be what made the kernel slower; the bisect followed noise"
-fi
-if [[ $conf == deterministic:* ]]; then
-	pb_die "$PB_UNCONFIRMED" "cannot decide: ${culprit:0:12} is not slower than its parent beyond the boots' spread ($conf)"
-fi
-pb_die "$PB_UNCONFIRMED" "cannot decide: ${culprit:0:12} is not measurably slower than its parent (${conf:-not re-measured}); the effect may be within the noise or spread over several commits: try more samples per step (-n, -N) or longer samples (-J)"
+parse_args "$@"
+open_repo
+open_state
+trap interrupted INT TERM HUP QUIT
+check_ends
+calibrate_ends
+run_bisect
+confirm_culprit
+report

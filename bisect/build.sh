@@ -166,7 +166,7 @@ for d in "$top"/build-*; do
 		# Saved by the last build there, which succeeded.
 		cp "$d/.perfbisect-lists/deps" "$d/.perfbisect-lists/verbatim" "$work/l/" ||
 			pb_die "$PB_INTERNAL" "cannot write in $work"
-	elif ! "$PB_TOP/bisect/kbuild-deps.sh" -o "$work/l" "$d" "$src" 2>"$work/deps.err"; then
+	elif ! "$PB_TOP/bisect/stages/kbuild-deps.sh" -o "$work/l" "$d" "$src" 2>"$work/deps.err"; then
 		pb_warn "no dependency lists of $d ($(head -1 "$work/deps.err")): a plain checkout"
 		lists=''
 		break
@@ -177,7 +177,7 @@ for d in "$top"/build-*; do
 	fi
 done
 pb_info "${sha:0:12}: checking out $(git -C "$repo" log -1 --format='%h %s' "$sha" | cut -c1-60)"
-"$PB_TOP/bisect/checkout.sh" ${lists:+-d "$lists"} "$src" "$sha" >"$work/checkout.out" ||
+"$PB_TOP/bisect/stages/checkout.sh" ${lists:+-d "$lists"} "$src" "$sha" >"$work/checkout.out" ||
 	pb_die "$PB_INTERNAL" "${sha:0:12}: the checkout in $src failed"
 pb_info "$(cat "$work/checkout.out")"
 
@@ -227,11 +227,11 @@ else
 	} >"$log" 2>&1; then
 		pb_die "$PB_NOBUILD" "${sha:0:12}: configuration failed; see $log"
 	fi
-	"$PB_TOP/bisect/config-check.sh" "$newcfg" "${frags[@]}" || exit
+	"$PB_TOP/bisect/stages/config-check.sh" "$newcfg" "${frags[@]}" || exit
 	if [ -f "$base" ]; then
 		# A base from another kernel or machine loses options: say how
 		# many, and keep the list.
-		"$PB_TOP/bisect/config-check.sh" -l "$bdir/config-dropped.txt" "$newcfg" "$base" || exit
+		"$PB_TOP/bisect/stages/config-check.sh" -l "$bdir/config-dropped.txt" "$newcfg" "$base" || exit
 		ndrop=$(wc -l <"$bdir/config-dropped.txt")
 		[ "$ndrop" -eq 0 ] ||
 			pb_warn "${sha:0:12}: $ndrop option(s) of ${base##*/} did not survive (qemu.config has no modules and no network; others are unknown to this tree): $bdir/config-dropped.txt"
@@ -300,7 +300,7 @@ mkdir -p "$stage" &&
 # and all, into the kernel: without the lists no header change passes.
 if grep -q '^CONFIG_IKHEADERS=y' "$bdir/.config"; then
 	pb_info "${sha:0:12}: CONFIG_IKHEADERS=y: no dependency lists, every header change makes another kernel"
-elif ! "$PB_TOP/bisect/kbuild-deps.sh" -o "$stage" "$bdir" "$src"; then
+elif ! "$PB_TOP/bisect/stages/kbuild-deps.sh" -o "$stage" "$bdir" "$src"; then
 	pb_warn "${sha:0:12}: no dependency lists; later revisions are compared by their C files only"
 	rm -f "$stage/deps" "$stage/verbatim"
 else

@@ -392,11 +392,11 @@ pb_kernel_src() {
 # CI clone and a working copy) never run each other's binary.
 pb_tool() {
 	local dir bin
-	dir="$PERFBISECT_HOME/tools/$(cd "$PB_TOP/bisect" && pb_file_sha Makefile decide.h decide.c "$1.c")"
+	dir="$PERFBISECT_HOME/tools/$(cd "$PB_TOP/bisect/tools" && pb_file_sha Makefile decide.h decide.c "$1.c")"
 	bin="$dir/$1"
 	if [ ! -x "$bin" ]; then
 		mkdir -p "$dir" || pb_die "$PB_INTERNAL" "cannot create $dir"
-		make -s -C "$PB_TOP/bisect" O="$dir" "$bin" >&2 ||
+		make -s -C "$PB_TOP/bisect/tools" O="$dir" "$bin" >&2 ||
 			pb_die "$PB_INTERNAL" "cannot build helper $1"
 	fi
 	echo "$bin"

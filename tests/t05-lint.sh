@@ -28,7 +28,7 @@ src=$("$T_TOP/bisect/kernel-src.sh" 2>/dev/null) || {
 	exit
 }
 cp=$src/scripts/checkpatch.pl
-for f in bisect/*.c bisect/*.h reproducer/*.c reproducer/*.h reproducer/tests/*.c reproducer/tests/*.h workloads/*.c; do
+for f in bisect/tools/*.c bisect/tools/*.h reproducer/*.c reproducer/*.h reproducer/tests/*.c reproducer/tests/*.h workloads/*.c; do
 	[ -f "$f" ] || continue
 	if out=$("$cp" --no-tree -f --terse "$f" 2>&1); then
 		pass "checkpatch $f"
@@ -46,10 +46,10 @@ for f in patches/lab/*.patch patches/fixes/*.patch patches/small/*.patch patches
 		printf '%s\n' "$out" | head -5 | sed 's/^/#   /'
 	fi
 done
-if make -s -C bisect O="$T_TMP/tools" all >"$T_TMP/cc" 2>&1; then
-	pass "bisect/*.c build with -Wall -Wextra -Werror"
+if make -s -C bisect/tools O="$T_TMP/tools" all >"$T_TMP/cc" 2>&1; then
+	pass "bisect/tools/*.c build with -Wall -Wextra -Werror"
 else
-	fail "bisect/*.c build with -Wall -Wextra -Werror"
+	fail "bisect/tools/*.c build with -Wall -Wextra -Werror"
 	head -5 "$T_TMP/cc" | sed 's/^/#   /'
 fi
 done_testing

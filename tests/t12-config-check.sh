@@ -1,12 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# t12-config-check.sh: bisect/config-check.sh names every requested option
+# t12-config-check.sh: bisect/stages/config-check.sh names every requested option
 # that did not survive olddefconfig, and only those.
 set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 fx=$T_TOP/tests/fixtures/config
-cc=$T_TOP/bisect/config-check.sh
+cc=$T_TOP/bisect/stages/config-check.sh
 
 run_rc "$cc" "$fx/final.config" "$fx/survives.config"
 is "$rc" 0 "all options survived: exit 0"

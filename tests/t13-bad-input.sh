@@ -127,7 +127,7 @@ for s in "$T_TOP"/bench/*.sh; do
 done
 
 # --help is true: every script prints its usage and exits 0.
-for s in build.sh boot.sh measure.sh initramfs.sh kernel-src.sh deps.sh demo.sh config-check.sh perfbisect; do
+for s in build.sh boot.sh measure.sh initramfs.sh kernel-src.sh deps.sh demo.sh stages/config-check.sh stages/kary.sh perfbisect; do
 	run_rc "$b/$s" --help
 	if [ "$rc" = 0 ] && grep -qi usage "$T_TMP/out"; then
 		pass "$s --help"

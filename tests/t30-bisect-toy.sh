@@ -280,7 +280,7 @@ toy3=$T_TMP/toy3
 one_step_toy "$toy3" toy3 1000 350
 culprit3=$(git -C "$toy3" rev-parse HEAD~17)
 rm -rf "$PERFBISECT_HOME/bisect" "$PERFBISECT_HOME/results"
-STUB_DRIFT=0.3 "$b/samples.sh" -n 8 "$toy3" HEAD~40 -- >/dev/null 2>&1
+STUB_DRIFT=0.3 "$b/stages/samples.sh" -n 8 "$toy3" HEAD~40 -- >/dev/null 2>&1
 run_rc "$b/bisect.sh" -t "$toy3" -g HEAD~40 -b HEAD -e 6 -n 4 -i 4 -N 8
 is "$rc:$(jq -r .culprit "$latest/summary.json")" "0:$culprit3" "a stale, slow GOOD in the cache: the regression is still found"
 like "$(jq -c .good_samples "$(readlink -f "$latest/state")/ends.json")" '^\[(9[7-9][0-9]|10[0-2][0-9])' "the calibration's GOOD samples are today's, not the cached ones"
@@ -414,7 +414,7 @@ is "$(jq .confirmed "$latest/summary.json")" true "default, large regression: co
 # is never an end in wall-clock mode: the ends are measured afresh.
 rm -rf "$PERFBISECT_HOME/bisect" "$PERFBISECT_HOME/results"
 : >"$STUB_LOG"
-STUB_DRIFT=0.3 STUB_DRIFT_AFTER=0 "$b/samples.sh" -n 8 "$toy2" HEAD~40 -- >"$T_TMP/stale" 2>&1
+STUB_DRIFT=0.3 STUB_DRIFT_AFTER=0 "$b/stages/samples.sh" -n 8 "$toy2" HEAD~40 -- >"$T_TMP/stale" 2>&1
 like "$(sort -n "$T_TMP/stale" | tail -1)" '^[1-3][0-9]{2}(\.[0-9]+)?$' "a slower host's GOOD in the results cache (at most 399 jobs/min)"
 run_rc "$b/bisect.sh" -t "$toy2" -g HEAD~40 -b HEAD -e 6 -n 4 -i 4 -N 8
 is "$rc:$(jq -r .culprit "$latest/summary.json")" "0:$culprit2" "a stale cached GOOD from a slower host: the exact culprit"

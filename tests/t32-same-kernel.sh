@@ -10,7 +10,7 @@ set -u
 export PB_MODE=wall PERFBISECT_HOME=$T_TMP/home
 export PB_MEASURE=$T_TOP/tests/stub-measure.sh STUB_LOG=$T_TMP/calls
 b=$T_TOP/bisect
-sk=$b/same-kernel.sh
+sk=$b/stages/same-kernel.sh
 
 # commit REPO MESSAGE: commit everything in REPO at a fixed date.
 n_commit=0
@@ -169,13 +169,13 @@ deps_kernel/vm.lds := \\
   ../src/include/linux/lds.h \\
 
 CMD
-run_rc "$b/kbuild-deps.sh" -o "$kb" "$kb/o" "$kb/src"
+run_rc "$b/stages/kbuild-deps.sh" -o "$kb" "$kb/o" "$kb/src"
 is "$rc" 0 "kbuild-deps: exit 0"
 is "$(tr '\n' ' ' <"$kb/deps")" "arch/x86/include/asm/cpufeatures.h include/linux/lds.h include/linux/link.h include/linux/list.h include/linux/real.h kernel/fork.c kernel/vm.lds.S scripts/mkcap.sh " \
 	"kbuild-deps: every file named, absolute or relative to O=, dir/../ folded, a symlink and its target"
 is "$(tr '\n' ' ' <"$kb/verbatim")" "arch/x86/include/asm/cpufeatures.h include/linux/lds.h include/linux/list.h kernel/vm.lds.S scripts/mkcap.sh " \
 	"kbuild-deps: verbatim: a script's inputs, what cpp -C read, a forced include; not the compiled source"
-run_rc "$b/kbuild-deps.sh" -o "$kb" "$kb/src" "$kb/src"
+run_rc "$b/stages/kbuild-deps.sh" -o "$kb" "$kb/src" "$kb/src"
 is "$rc:$(wc -l <"$T_TMP/err")" "9:1" "kbuild-deps: no .cmd files: exit 9, one line"
 
 # A toy history: 31 commits that each change a comment in a C file; commit

@@ -7,7 +7,7 @@
 set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
-co=$T_TOP/bisect/checkout.sh
+co=$T_TOP/bisect/stages/checkout.sh
 
 n_commit=0
 commit() {

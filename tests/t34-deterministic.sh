@@ -87,21 +87,21 @@ unlike "$(cat "$PERFBISECT_HOME/runs/latest/bisect.log")" '^resuming' "a changed
 
 # Deterministic and wall-clock results never share a cache entry; nor do
 # two -icount settings.
-kd=$("$b/samples.sh" -d "$T_TMP/small" start -- -d det)
-kw=$("$b/samples.sh" -d "$T_TMP/small" start --)
-ki=$(PB_ICOUNT=shift=1,sleep=off "$b/samples.sh" -d "$T_TMP/small" start -- -d det)
+kd=$("$b/stages/samples.sh" -d "$T_TMP/small" start -- -d det)
+kw=$("$b/stages/samples.sh" -d "$T_TMP/small" start --)
+ki=$(PB_ICOUNT=shift=1,sleep=off "$b/stages/samples.sh" -d "$T_TMP/small" start -- -d det)
 [ "$kd" != "$kw" ] && pass "cache key: det differs from wall" || fail "cache key: det differs from wall"
 [ "$kd" != "$ki" ] && pass "cache key: PB_ICOUNT is part of it" || fail "cache key: PB_ICOUNT is part of it"
-is "$("$b/samples.sh" -m "$T_TMP/small" start -- -d det | wc -l)" 2 "samples.sh -m: one median per boot"
+is "$("$b/stages/samples.sh" -m "$T_TMP/small" start -- -d det | wc -l)" 2 "samples.sh -m: one median per boot"
 # The key does not depend on where perfbisect is checked out: a CI clone
 # and the developer's copy share the cache.
 mkdir -p "$T_TMP/elsewhere"
 tar -C "$T_TOP" --exclude=./.git --exclude=./reproducer/build -cf - . | tar -C "$T_TMP/elsewhere" -xf -
-k1=$(env -u PB_MEASURE "$b/samples.sh" -d "$T_TMP/small" start -- -d det)
-k2=$(env -u PB_MEASURE "$T_TMP/elsewhere/bisect/samples.sh" -d "$T_TMP/small" start -- -d det)
+k1=$(env -u PB_MEASURE "$b/stages/samples.sh" -d "$T_TMP/small" start -- -d det)
+k2=$(env -u PB_MEASURE "$T_TMP/elsewhere/bisect/stages/samples.sh" -d "$T_TMP/small" start -- -d det)
 is "${k2##*/}" "${k1##*/}" "cache key: the same wherever perfbisect is checked out"
 echo "/* changed */" >>"$T_TMP/elsewhere/reproducer/$(cd "$T_TOP/reproducer" && ls ./*.c | head -1)"
-k3=$(env -u PB_MEASURE "$T_TMP/elsewhere/bisect/samples.sh" -d "$T_TMP/small" start -- -d det)
+k3=$(env -u PB_MEASURE "$T_TMP/elsewhere/bisect/stages/samples.sh" -d "$T_TMP/small" start -- -d det)
 [ "${k3##*/}" != "${k1##*/}" ] && pass "cache key: a changed reproducer source is part of it" ||
 	fail "cache key: a changed reproducer source is part of it"
 
@@ -109,13 +109,13 @@ k3=$(env -u PB_MEASURE "$T_TMP/elsewhere/bisect/samples.sh" -d "$T_TMP/small" st
 # PB_RETRY_FAILED=1 does.
 git init -q "$T_TMP/panics" && echo panic >"$T_TMP/panics/speed" && git -C "$T_TMP/panics" add speed &&
 	git -C "$T_TMP/panics" -c user.name=t -c user.email=t@t commit -qm panics
-run_rc "$b/samples.sh" -n 1 "$T_TMP/panics" HEAD --
+run_rc "$b/stages/samples.sh" -n 1 "$T_TMP/panics" HEAD --
 is "$rc" 20 "a kernel that panics: exit 20"
 n=$(wc -l <"$STUB_LOG")
-run_rc env PB_QUIET=0 "$b/samples.sh" -n 1 "$T_TMP/panics" HEAD --
+run_rc env PB_QUIET=0 "$b/stages/samples.sh" -n 1 "$T_TMP/panics" HEAD --
 is "$rc:$(wc -l <"$STUB_LOG")" "20:$n" "a cached failure: the same code, nothing measured"
 like "$(cat "$T_TMP/err")" 'cached failure .*PB_RETRY_FAILED=1 \(perfbisect --retry-failed\) measures it again' "a cached failure says how to retry"
-PB_RETRY_FAILED=1 run_rc "$b/samples.sh" -n 1 "$T_TMP/panics" HEAD --
+PB_RETRY_FAILED=1 run_rc "$b/stages/samples.sh" -n 1 "$T_TMP/panics" HEAD --
 is "$rc:$(wc -l <"$STUB_LOG")" "20:$((n + 1))" "PB_RETRY_FAILED=1: measured again"
 
 # A saved bisect is resumed only while its measurement is the same: a

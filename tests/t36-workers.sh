@@ -130,7 +130,7 @@ done
 [ ! -e "$PERFBISECT_HOME/runs" ] && pass "bad -P: no run directory made" || fail "bad -P: a run directory was made"
 run_rc "$T_TOP/bisect/perfbisect" bisect --tree "$T_TMP/toy" --good start --bad tip --workers 99
 is "$rc" 2 "perfbisect bisect --workers 99: exit 2"
-run_rc "$b/kary.sh" --help
+run_rc "$b/stages/kary.sh" --help
 is "$rc" 0 "kary.sh --help: exit 0"
 like "$(cat "$T_TMP/out")" 'W at a time' "kary.sh --help says what it does"
 done_testing

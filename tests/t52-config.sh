@@ -72,8 +72,8 @@ is "$("$b/build.sh" -n -K "$T_TMP/moved.config" "$src" v6.1-debian)" "$mine" \
 echo 'CONFIG_LOG_BUF_SHIFT=15' >>"$T_TMP/moved.config"
 unlike "$("$b/build.sh" -n -K "$T_TMP/moved.config" "$src" v6.1-debian)" "^$mine\$" \
 	"-K FILE: changed contents, another image"
-k1=$("$b/samples.sh" -d "$src" v6.1-debian -- -K "$T_TMP/my.config")
-k2=$("$b/samples.sh" -d "$src" v6.1-debian -- -K "$T_TMP/moved.config")
+k1=$("$b/stages/samples.sh" -d "$src" v6.1-debian -- -K "$T_TMP/my.config")
+k2=$("$b/stages/samples.sh" -d "$src" v6.1-debian -- -K "$T_TMP/moved.config")
 unlike "$k1" "^$k2\$" "results cache: a changed config file makes another key"
 
 # --- a file base builds, keeps qemu.config, lists what it lost ---------

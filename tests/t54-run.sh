@@ -78,10 +78,10 @@ unlike "$(cpio_list "$c0")" '^pb/' "without --run, no /pb"
 printf '#!/bin/sh\necho "score: 1"\n' >"$T_TMP/bench.sh"
 chmod +x "$T_TMP/bench.sh"
 export PB_MEASURE=$T_TOP/tests/stub-measure.sh
-k0=$("$b/samples.sh" -d "$toy" HEAD --)
-k1=$("$b/samples.sh" -d "$toy" HEAD -- -A "$T_TMP/bench.sh" -Y score)
+k0=$("$b/stages/samples.sh" -d "$toy" HEAD --)
+k1=$("$b/stages/samples.sh" -d "$toy" HEAD -- -A "$T_TMP/bench.sh" -Y score)
 echo 'echo "score: 2"' >>"$T_TMP/bench.sh"
-k2=$("$b/samples.sh" -d "$toy" HEAD -- -A "$T_TMP/bench.sh" -Y score)
+k2=$("$b/stages/samples.sh" -d "$toy" HEAD -- -A "$T_TMP/bench.sh" -Y score)
 unlike "$k1" "^$k0\$" "results cache: a --run measurement has its own key"
 unlike "$k2" "^$k1\$" "results cache: the program's bytes are in the key"
 

@@ -7,8 +7,8 @@
 #            (for a base config, which is expected to lose some)
 # Exit: 0 all survived, 8 (PB_CONFIG) some were dropped, 2 usage.
 set -u
-# shellcheck source=lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 case ${1:-} in
 -h | --help)

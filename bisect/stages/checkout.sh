@@ -18,8 +18,8 @@
 # rebuilds more, never less. Prints how many changed files kept their time.
 # Exit: 0, 2 usage, 3 not a repository, 4 unknown revision, 9 internal.
 set -u
-# shellcheck source=lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 usage() {
 	sed -n '3,19s/^# \{0,1\}//p' "$0"

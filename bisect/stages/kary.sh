@@ -12,8 +12,8 @@
 #   step.sh. A step that aborts (exit 255) or is interrupted ends the
 #   bisect with its code; its round's other verdicts are still entered.
 set -u
-# shellcheck source=lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 [ "${1:-}" = --help ] && {
 	sed -n '3,13s/^# \{0,1\}//p' "$0"
@@ -95,7 +95,7 @@ while ! done_yet; do
 	# One job slot per worker; a job is one step.sh, told its commit
 	# and step number.
 	parallel --will-cite -j "$workers" --termseq TERM,30000,KILL,25 --joblog "$joblog" -q \
-		env 'PB_STEP_COMMIT={1}' 'PB_STEP_NO={2}' "$PB_TOP/bisect/step.sh" "$state" -- "$@" \
+		env 'PB_STEP_COMMIT={1}' 'PB_STEP_NO={2}' "$PB_TOP/bisect/stages/step.sh" "$state" -- "$@" \
 		::: "${shas[@]}" :::+ "${nums[@]}" &
 	pid=$!
 	wait "$pid"

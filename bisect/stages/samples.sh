@@ -26,8 +26,8 @@
 # code of the failing build or boot (cached: a broken build is not retried;
 # PB_RETRY_FAILED=1 measures a revision with a cached failure again).
 set -u
-# shellcheck source=lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 pb_help_first "$@"
 min=3 max_boots=4 runlog='' print_dir=0 min_boots=0 medians=0 fresh=0

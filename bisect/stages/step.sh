@@ -9,8 +9,8 @@
 # samples, threshold and mode), policy (start, step and cap of the sample
 # count).
 set -u
-# shellcheck source=lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 [ "${1:-}" = --help ] && {
 	sed -n '3,10s/^# \{0,1\}//p' "$0"
@@ -22,8 +22,6 @@ abort() {
 	printf '%s: error: %s\n' "$PB_PROG" "$*" >&2
 	exit 255
 }
-state=${1:-}
-[ -d "$state" ] && [ -f "$state/ends.json" ] || abort "no bisect state in '$state'"
 # A Ctrl-C aborts the step and leaves a mark for bisect.sh, which may not
 # see the signal itself. A measurement that ends interrupted (code 10)
 # counts as one even when the signal has not reached this shell yet.
@@ -31,49 +29,11 @@ interrupted() {
 	: >"$state/interrupted"
 	abort "interrupted"
 }
-trap interrupted INT TERM
-# bisect.sh is gone (killed with SIGKILL): stop rather than go on alone.
-if [ -n "${PB_BISECT_PID:-}" ] && ! kill -0 "$PB_BISECT_PID" 2>/dev/null; then
-	: >"$state/interrupted"
-	abort "bisect.sh (pid $PB_BISECT_PID) is gone; run it again to resume"
-fi
-shift
-[ "${1:-}" = -- ] && shift
-repo=$(cat "$state/repo") || abort "no repo in $state"
-read -r start inc cap <"$state/policy" || abort "no policy in $state"
-# kary.sh (bisect.sh -P) runs several steps at once and names each one's
-# commit and number (PB_STEP_COMMIT, PB_STEP_NO); it keeps the bisect log.
-if [ -n "${PB_STEP_COMMIT:-}" ]; then
-	commit=$(git rev-parse -q --verify "${PB_STEP_COMMIT}^{commit}") || abort "no commit '$PB_STEP_COMMIT'"
-else
-	commit=$(git rev-parse -q --verify BISECT_HEAD 2>/dev/null || git rev-parse HEAD) ||
-		abort "cannot tell which commit to test"
-	git bisect log >"$state/bisect.log.tmp" 2>/dev/null && mv -f "$state/bisect.log.tmp" "$state/bisect.log"
-fi
-subject=$(git log -1 --format=%s "$commit" | cut -c1-50)
-# From here on, git commands address the user's repository by path.
-unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE
-
-if [ -n "${PB_STEP_NO:-}" ]; then
-	step=$PB_STEP_NO
-else
-	step=$(($(cat "$state/steps" 2>/dev/null || echo 0) + 1))
-	echo "$step" >"$state/steps"
-fi
-total=$(cat "$state/expected" 2>/dev/null || echo "?")
-pbstat=$(pb_tool pbstat) || abort "cannot build pbstat"
-progress="$(cat "$state/run" 2>/dev/null || echo "$state")/progress.txt"
-
 # say FORMAT ARG...: print a progress line on stderr and keep it in the run.
 say() {
 	# shellcheck disable=SC2059
 	printf "$@" | tee -a "$progress" >&2
 }
-mapfile -t good < <(jq -r '.good_samples[]' "$state/ends.json")
-mapfile -t bad < <(jq -r '.bad_samples[]' "$state/ends.json")
-threshold=$(jq -r .threshold "$state/ends.json")
-fixed_threshold=$(jq -r '.fixed_threshold // false' "$state/ends.json")
-
 # This kind of machine drifts by tens of percent over minutes (and not by
 # the same factor for fast and slow kernels), and the ends may come from
 # the results cache. So the candidate is judged against GOOD and BAD
@@ -105,29 +65,6 @@ fresh_ends() {
 	echo "step $step: ends now: GOOD ${good[*]} / BAD ${bad[*]}" >>"$state/measure.log"
 	ends_note=''
 }
-# Two boots per step are a large part of a step. A step may reuse the
-# fresh ends of an earlier one, measured at most PB_ENDS_MAX_AGE seconds
-# (default 600) ago, but only to confirm a clear answer: GOOD at least
-# 2.5 times as fast as BAD, the rank test decided, and the candidate's
-# median in the outer fifth of the distance between the ends' medians on
-# a log scale, on the side of its verdict. Moving such a candidate across
-# the middle takes the machine halving (or doubling) its speed within
-# those minutes; anything less clear is judged again against ends booted
-# afresh. Small regressions always get fresh ends.
-read -r gsha bsha <"$state/ends"
-
-# Same kernel, same verdict. GOOD, BAD and every commit this bisect judged
-# are known kernels ($state/known: SHA VERDICT DIR, DIR being the image
-# directory with the dependency lists of its build, or -). A commit whose
-# every change against one of
-# them is outside the build or only in comments (bisect/same-kernel.sh)
-# builds that kernel again, so it takes that verdict without a build or a
-# boot. The most recently judged commits are tried first: they are the
-# nearest. PB_SAME_KERNEL=0 measures every commit.
-fopts=()
-for ((i = 1; i <= $#; i++)); do
-	[ "${!i}" = -c ] && [ "$i" -lt $# ] && j=$((i + 1)) && fopts+=(-c "${!j}")
-done
 # deps_of SHA: print the image directory of SHA if it holds the
 # dependency lists of its build (see kbuild-deps.sh).
 deps_of() {
@@ -138,7 +75,6 @@ deps_of() {
 # finish VERDICT: record the verdict among the known kernels and answer.
 # The rule and statistics behind the verdict ($decision: "RULE key=value
 # ...") go to $state/decisions, one line per step, for results.jsonl.
-decision=''
 finish() {
 	echo "$commit ${decision:-none verdict=${1%% *}}" >>"$state/decisions" ||
 		abort "cannot write $state/decisions"
@@ -154,41 +90,6 @@ finish() {
 	*) exit 125 ;;
 	esac
 }
-if [ "${PB_SAME_KERNEL:-1}" != 0 ]; then
-	known=()
-	[ -f "$state/known" ] && mapfile -t known < <(tac "$state/known")
-	known+=("$gsha good $(deps_of "$gsha" || echo -)" "$bsha bad $(deps_of "$bsha" || echo -)")
-	for k in "${known[@]}"; do
-		read -r ksha kverdict kdeps <<<"$k"
-		[[ $ksha =~ ^[0-9a-f]{40}([0-9a-f]{24})?$ ]] && [[ $kverdict =~ ^(good|bad)$ ]] || continue
-		dopt=()
-		[ -n "$kdeps" ] && [ "$kdeps" != - ] && [ -f "$kdeps/deps" ] && [ -f "$kdeps/verbatim" ] && dopt=(-d "$kdeps")
-		why=$("$PB_TOP/bisect/same-kernel.sh" "${dopt[@]}" "$repo" "$ksha" "$commit" 2>>"$state/measure.log")
-		same=$?
-		echo "step $step: ${commit:0:12} against ${ksha:0:12}: $why" >>"$state/measure.log"
-		[ "$same" -eq 0 ] || continue
-		say 'step %d of ~%s  %s  %-50s same kernel as %s (%s): %s\n' "$step" "$total" "${commit:0:12}" \
-			"$subject" "${ksha:0:12}" "${why#the same kernel: }" "$kverdict"
-		echo "$commit $ksha" >>"$state/same-kernel" || abort "cannot write $state/same-kernel"
-		decision="same-kernel verdict=$kverdict same_as=$ksha"
-		finish "$kverdict" "${dopt[1]:--}"
-	done
-fi
-
-# In wall-clock mode the boot is the unit: a single boot of the candidate,
-# however many samples it gives, lands anywhere between the ends of a small
-# regression. Unless PB_ROUNDS_BELOW lets bisect.sh judge a large one by
-# samples, the candidate is measured in rounds: each round boots the
-# candidate, GOOD, BAD and the candidate again (see rounds), and after each round
-# pbstat sprt, a sequential test at 1% error each way, says good, bad or
-# one more round. It judges
-# the candidate by its log ratios to the ends of its own round, with the
-# span and the boot-to-boot spread estimated from every pair of end boots
-# of the bisect ($state/pool: the ends check's rounds and every step's).
-# At most PB_ROUNDS_MAX (default 10) rounds; still unsure: skip.
-rounds_max=${PB_ROUNDS_MAX:-10}
-pb_is_uint "$rounds_max" && [ "$rounds_max" -ge 3 ] || abort "PB_ROUNDS_MAX='$rounds_max' is not a number of rounds (3 or more)"
-
 # cand_boot VAR MEASURE_OPTION...: boot the candidate once more (its
 # samples join the results cache) and put the jobs/min of that boot into
 # the array VAR. Returns 125 when it does not build or boot; a failure of
@@ -197,9 +98,9 @@ cand_boot() {
 	local -n _cb=$1
 	local cache have out rcode
 	shift
-	cache=$("$PB_TOP/bisect/samples.sh" -d "$repo" "$commit" -- "$@")
+	cache=$("$PB_TOP/bisect/stages/samples.sh" -d "$repo" "$commit" -- "$@")
 	have=$(wc -l 2>/dev/null <"$cache/samples" || echo 0)
-	out=$("$PB_TOP/bisect/samples.sh" -n $((have + 1)) -N 1 -l "$state/measure.log" "$repo" "$commit" -- "$@" \
+	out=$("$PB_TOP/bisect/stages/samples.sh" -n $((have + 1)) -N 1 -l "$state/measure.log" "$repo" "$commit" -- "$@" \
 		2>>"$state/measure.log")
 	rcode=$?
 	[ "$rcode" -eq "$PB_INTERRUPTED" ] && interrupted
@@ -212,6 +113,98 @@ cand_boot() {
 	mapfile -t _cb < <(tail -n +$((have + 1)) <<<"$out")
 }
 
+# The stages, in the order main runs them.
+
+# open_step STATE_DIR [-- MEASURE_OPTION...]: the bisect's state, the
+# commit under test and the ends to judge it against.
+open_step() {
+	state=${1:-}
+	[ -d "$state" ] && [ -f "$state/ends.json" ] || abort "no bisect state in '$state'"
+	trap interrupted INT TERM
+	# bisect.sh is gone (killed with SIGKILL): stop rather than go on alone.
+	if [ -n "${PB_BISECT_PID:-}" ] && ! kill -0 "$PB_BISECT_PID" 2>/dev/null; then
+		: >"$state/interrupted"
+		abort "bisect.sh (pid $PB_BISECT_PID) is gone; run it again to resume"
+	fi
+	repo=$(cat "$state/repo") || abort "no repo in $state"
+	read -r start inc cap <"$state/policy" || abort "no policy in $state"
+	# kary.sh (bisect.sh -P) runs several steps at once and names each one's
+	# commit and number (PB_STEP_COMMIT, PB_STEP_NO); it keeps the bisect log.
+	if [ -n "${PB_STEP_COMMIT:-}" ]; then
+		commit=$(git rev-parse -q --verify "${PB_STEP_COMMIT}^{commit}") || abort "no commit '$PB_STEP_COMMIT'"
+	else
+		commit=$(git rev-parse -q --verify BISECT_HEAD 2>/dev/null || git rev-parse HEAD) ||
+			abort "cannot tell which commit to test"
+		git bisect log >"$state/bisect.log.tmp" 2>/dev/null && mv -f "$state/bisect.log.tmp" "$state/bisect.log"
+	fi
+	subject=$(git log -1 --format=%s "$commit" | cut -c1-50)
+	# From here on, git commands address the user's repository by path.
+	unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE
+
+	if [ -n "${PB_STEP_NO:-}" ]; then
+		step=$PB_STEP_NO
+	else
+		step=$(($(cat "$state/steps" 2>/dev/null || echo 0) + 1))
+		echo "$step" >"$state/steps"
+	fi
+	total=$(cat "$state/expected" 2>/dev/null || echo "?")
+	pbstat=$(pb_tool pbstat) || abort "cannot build pbstat"
+	progress="$(cat "$state/run" 2>/dev/null || echo "$state")/progress.txt"
+	mapfile -t good < <(jq -r '.good_samples[]' "$state/ends.json")
+	mapfile -t bad < <(jq -r '.bad_samples[]' "$state/ends.json")
+	threshold=$(jq -r .threshold "$state/ends.json")
+	fixed_threshold=$(jq -r '.fixed_threshold // false' "$state/ends.json")
+	read -r gsha bsha <"$state/ends"
+	fopts=()
+	for ((i = 1; i <= $#; i++)); do
+		[ "${!i}" = -c ] && [ "$i" -lt $# ] && j=$((i + 1)) && fopts+=(-c "${!j}")
+	done
+	decision=''
+	rounds_max=${PB_ROUNDS_MAX:-10}
+	pb_is_uint "$rounds_max" && [ "$rounds_max" -ge 3 ] || abort "PB_ROUNDS_MAX='$rounds_max' is not a number of rounds (3 or more)"
+}
+# Same kernel, same verdict. GOOD, BAD and every commit this bisect judged
+# are known kernels ($state/known: SHA VERDICT DIR, DIR being the image
+# directory with the dependency lists of its build, or -). A commit whose
+# every change against one of
+# them is outside the build or only in comments (bisect/stages/same-kernel.sh)
+# builds that kernel again, so it takes that verdict without a build or a
+# boot. The most recently judged commits are tried first: they are the
+# nearest. PB_SAME_KERNEL=0 measures every commit.
+# same_kernel_step: exits with that verdict when the commit builds a known
+# kernel.
+same_kernel_step() {
+	[ "${PB_SAME_KERNEL:-1}" != 0 ] || return 0
+	known=()
+	[ -f "$state/known" ] && mapfile -t known < <(tac "$state/known")
+	known+=("$gsha good $(deps_of "$gsha" || echo -)" "$bsha bad $(deps_of "$bsha" || echo -)")
+	for k in "${known[@]}"; do
+		read -r ksha kverdict kdeps <<<"$k"
+		[[ $ksha =~ ^[0-9a-f]{40}([0-9a-f]{24})?$ ]] && [[ $kverdict =~ ^(good|bad)$ ]] || continue
+		dopt=()
+		[ -n "$kdeps" ] && [ "$kdeps" != - ] && [ -f "$kdeps/deps" ] && [ -f "$kdeps/verbatim" ] && dopt=(-d "$kdeps")
+		why=$("$PB_TOP/bisect/stages/same-kernel.sh" "${dopt[@]}" "$repo" "$ksha" "$commit" 2>>"$state/measure.log")
+		same=$?
+		echo "step $step: ${commit:0:12} against ${ksha:0:12}: $why" >>"$state/measure.log"
+		[ "$same" -eq 0 ] || continue
+		say 'step %d of ~%s  %s  %-50s same kernel as %s (%s): %s\n' "$step" "$total" "${commit:0:12}" \
+			"$subject" "${ksha:0:12}" "${why#the same kernel: }" "$kverdict"
+		echo "$commit $ksha" >>"$state/same-kernel" || abort "cannot write $state/same-kernel"
+		decision="same-kernel verdict=$kverdict same_as=$ksha"
+		finish "$kverdict" "${dopt[1]:--}"
+	done
+}
+# In wall-clock mode the boot is the unit: a single boot of the candidate,
+# however many samples it gives, lands anywhere between the ends of a small
+# regression. Unless PB_ROUNDS_BELOW lets bisect.sh judge a large one by
+# samples, the candidate is measured in rounds: each round boots the
+# candidate, GOOD, BAD and the candidate again (see rounds), and after each round
+# pbstat sprt, a sequential test at 1% error each way, says good, bad or
+# one more round. It judges
+# the candidate by its log ratios to the ends of its own round, with the
+# span and the boot-to-boot spread estimated from every pair of end boots
+# of the bisect ($state/pool: the ends check's rounds and every step's).
+# At most PB_ROUNDS_MAX (default 10) rounds; still unsure: skip.
 # rounds MEASURE_OPTION...: judge the candidate in rounds; exits. A round
 # boots the candidate, GOOD, BAD and the candidate again (GOOD and BAD
 # swap places every other round): two candidate boots around the ends
@@ -227,7 +220,7 @@ rounds() {
 			g) fresh_end one "$gsha" "$@" ;;
 			c)
 				if ! cand_boot one "$@"; then
-					meta=$(cat "$("$PB_TOP/bisect/samples.sh" -d "$repo" "$commit" -- "$@")/meta.json" 2>/dev/null || echo '{}')
+					meta=$(cat "$("$PB_TOP/bisect/stages/samples.sh" -d "$repo" "$commit" -- "$@")/meta.json" 2>/dev/null || echo '{}')
 					say 'step %d of ~%s  %s  %-50s %s\n' "$step" "$total" "${commit:0:12}" "$subject" \
 						"skip ($(jq -r '.outcome // "failed"' <<<"$meta"))"
 					exit 125
@@ -258,14 +251,13 @@ rounds() {
 		[ "$verdict" = more ] || break
 	done
 	[ "$verdict" = unsure ] && verdict="skip (undecided)"
-	meta=$(cat "$("$PB_TOP/bisect/samples.sh" -d "$repo" "$commit" -- "$@")/meta.json" 2>/dev/null || echo '{}')
+	meta=$(cat "$("$PB_TOP/bisect/stages/samples.sh" -d "$repo" "$commit" -- "$@")/meta.json" 2>/dev/null || echo '{}')
 	say 'step %d of ~%s  %s  %-50s build %6.1fs boot %6.1fs  %2d rounds median %10s  %s (at %s of GOOD/BAD)\n' \
 		"$step" "$total" "${commit:0:12}" "$subject" "$(jq -r '.build_s // 0' <<<"$meta")" \
 		"$(jq -r '.boot_s // 0' <<<"$meta")" "${#rg[@]}" "$(median "${rc[@]}")" "$verdict" \
 		"$(sed -n 's/.*pos=\([-0-9.]*\).*/\1/p' <<<"$line")"
 	finish "$verdict"
 }
-
 # det_step MEASURE_OPTION...: judge the candidate in deterministic mode
 # (bisect.sh -d det); exits. Boots of a kernel agree within eps, so one
 # boot places it (pbstat detplace against the ends' boot medians); a
@@ -278,11 +270,11 @@ det_step() {
 	mapfile -t bdet < <(jq -r '.bad_boots[]' "$state/ends.json")
 	eps=$(jq -r '.eps_pct // 0' "$state/ends.json")
 	for ((nb = 1; nb <= 2; nb++)); do
-		out=$("$PB_TOP/bisect/samples.sh" -n 1 -B "$nb" -m -N 1 -l "$state/measure.log" "$repo" "$commit" -- "$@" \
+		out=$("$PB_TOP/bisect/stages/samples.sh" -n 1 -B "$nb" -m -N 1 -l "$state/measure.log" "$repo" "$commit" -- "$@" \
 			2>>"$state/measure.log")
 		rcode=$?
 		[ "$rcode" -eq "$PB_INTERRUPTED" ] && interrupted
-		meta=$(cat "$("$PB_TOP/bisect/samples.sh" -d "$repo" "$commit" -- "$@")/meta.json" 2>/dev/null || echo '{}')
+		meta=$(cat "$("$PB_TOP/bisect/stages/samples.sh" -d "$repo" "$commit" -- "$@")/meta.json" 2>/dev/null || echo '{}')
 		if [ "$rcode" -ne 0 ]; then
 			[ "$(pb_bisect_code "$rcode")" = 125 ] ||
 				abort "step $step: measuring ${commit:0:12} failed (code $rcode); see $state/measure.log"
@@ -311,80 +303,100 @@ det_step() {
 		"$(sed -n 's/.*pos=\([-0-9.]*\).*/\1/p' <<<"$line")"
 	finish "$verdict"
 }
-[ "$(jq -r '.mode // "wall"' "$state/ends.json")" = det ] && det_step "$@"
-[ "$(jq -r '.rounds // false' "$state/ends.json")" = true ] && rounds "$@"
-
-max_age=${PB_ENDS_MAX_AGE:-600}
-pb_is_uint "$max_age" || abort "PB_ENDS_MAX_AGE='$max_age' is not a number of seconds"
-reuse=0 ends_note=''
-if [ -f "$state/fresh-ends" ]; then
-	{
-		read -r when
-		read -r -a sgood
-		read -r -a sbad
-	} <"$state/fresh-ends"
-	[[ ${when:-x} =~ ^[0-9]{1,12}$ ]] || when=0
-	age=$(($(date +%s) - when))
-	if [ "$max_age" -gt 0 ] && [ "$age" -ge 0 ] && [ "$age" -le "$max_age" ] && [ ${#sgood[@]} -ge 3 ] && [ ${#sbad[@]} -ge 3 ] &&
-		[ "$("$pbstat" ends -g "${sgood[@]}" -b "${sbad[@]}" | sed -n 's/.*reuse=\([01]\).*/\1/p')" = 1 ]; then
-		good=("${sgood[@]}") bad=("${sbad[@]}") reuse=1
-		ends_note=" (ends of ${age}s ago)"
-	fi
-fi
-[ "$reuse" = 1 ] || fresh_ends "$@"
-jopt=()
-[ "$fixed_threshold" = true ] && jopt=(--threshold "$threshold")
-
-# The candidate's samples are this step's own (samples.sh -F): cached
-# wall-clock samples come from another stretch of time than the ends.
-n=$start want=$start
-: >"$state/cand" || abort "cannot write $state/cand"
-while :; do
-	"$PB_TOP/bisect/samples.sh" -F -n "$want" -l "$state/measure.log" "$repo" "$commit" -- "$@" \
-		>>"$state/cand" 2>>"$state/measure.log"
-	code=$?
-	samples=$(cat "$state/cand")
-	[ "$code" -eq "$PB_INTERRUPTED" ] && interrupted
-	cache=$("$PB_TOP/bisect/samples.sh" -d "$repo" "$commit" -- "$@")
-	meta=$(cat "$cache/meta.json" 2>/dev/null || echo '{}')
-	bs=$(jq -r '.build_s // 0' <<<"$meta" 2>/dev/null)
-	bt=$(jq -r '.boot_s // 0' <<<"$meta" 2>/dev/null)
-	if [ "$code" -ne 0 ]; then
-		verdict=$(pb_bisect_code "$code")
-		[ "$verdict" = 125 ] ||
-			abort "step $step: measuring ${commit:0:12} failed (code $code); see $state/measure.log"
-		say 'step %d of ~%s  %s  %-50s build %6.1fs boot %6.1fs  %s\n' "$step" "$total" \
-			"${commit:0:12}" "$subject" "${bs:-0}" "${bt:-0}" "skip ($(jq -r '.outcome // "failed"' <<<"$meta"))" >&2
-		exit 125
-	fi
-	mapfile -t cand <<<"$samples"
-	line=$("$pbstat" judge "${jopt[@]}" -g "${good[@]}" -b "${bad[@]}" -c "${cand[@]}")
-	jcode=$?
-	echo "step $step: ${commit:0:12}: $line" >>"$state/measure.log"
-	decision="judge $line"
-	median=$(sed -n 's/.*median=\([0-9.]*\).*/\1/p' <<<"$line")
-	verdict=$(pb_verdict "$jcode") || abort "pbstat judge failed: $line"
-	if [ "$reuse" = 1 ]; then
-		reuse=0
-		# pos: where the candidate lies between BAD (0) and GOOD (1);
-		# clear: an answer these ends may confirm (pbstat judge).
-		pos=$(sed -n 's/.* pos=\([-0-9.]*\).*/\1/p' <<<"$line")
-		echo "step $step: ${commit:0:12}: against ends of ${age}s ago: $verdict at $pos" >>"$state/measure.log"
-		if [ "$(sed -n 's/.* clear=\([01]\).*/\1/p' <<<"$line")" != 1 ]; then
-			fresh_ends "$@"
-			want=0
-			continue
+# Two boots per step are a large part of a step. A step may reuse the
+# fresh ends of an earlier one, measured at most PB_ENDS_MAX_AGE seconds
+# (default 600) ago, but only to confirm a clear answer: GOOD at least
+# 2.5 times as fast as BAD, the rank test decided, and the candidate's
+# median in the outer fifth of the distance between the ends' medians on
+# a log scale, on the side of its verdict. Moving such a candidate across
+# the middle takes the machine halving (or doubling) its speed within
+# those minutes; anything less clear is judged again against ends booted
+# afresh. Small regressions always get fresh ends.
+# judge_samples MEASURE_OPTION...: the older rule, for a large regression
+# (PB_ROUNDS_BELOW) or a threshold given by the user: samples of one boot
+# of the candidate against ends booted afresh, or reused while fresh and
+# the answer clear (see fresh_ends); exits.
+judge_samples() {
+	max_age=${PB_ENDS_MAX_AGE:-600}
+	pb_is_uint "$max_age" || abort "PB_ENDS_MAX_AGE='$max_age' is not a number of seconds"
+	reuse=0 ends_note=''
+	if [ -f "$state/fresh-ends" ]; then
+		{
+			read -r when
+			read -r -a sgood
+			read -r -a sbad
+		} <"$state/fresh-ends"
+		[[ ${when:-x} =~ ^[0-9]{1,12}$ ]] || when=0
+		age=$(($(date +%s) - when))
+		if [ "$max_age" -gt 0 ] && [ "$age" -ge 0 ] && [ "$age" -le "$max_age" ] && [ ${#sgood[@]} -ge 3 ] && [ ${#sbad[@]} -ge 3 ] &&
+			[ "$("$pbstat" ends -g "${sgood[@]}" -b "${sbad[@]}" | sed -n 's/.*reuse=\([01]\).*/\1/p')" = 1 ]; then
+			good=("${sgood[@]}") bad=("${sbad[@]}") reuse=1
+			ends_note=" (ends of ${age}s ago)"
 		fi
 	fi
-	if [ "$verdict" = unsure ] && [ "$n" -lt "$cap" ]; then
-		say 'step %d of ~%s  %s  %-50s %d samples, median %s: not sure yet, more samples\n' \
-			"$step" "$total" "${commit:0:12}" "$subject" "${#cand[@]}" "$median" >&2
-		n=$((n + inc)) want=$inc
-		continue
-	fi
-	[ "$verdict" = unsure ] && verdict="skip (undecided)"
-	say 'step %d of ~%s  %s  %-50s build %6.1fs boot %6.1fs  %2d samples  median %10s  %s\n' \
-		"$step" "$total" "${commit:0:12}" "$subject" "${bs:-0}" "${bt:-0}" "${#cand[@]}" \
-		"$median" "$verdict$ends_note" >&2
-	finish "$verdict"
-done
+	[ "$reuse" = 1 ] || fresh_ends "$@"
+	jopt=()
+	[ "$fixed_threshold" = true ] && jopt=(--threshold "$threshold")
+
+	# The candidate's samples are this step's own (samples.sh -F): cached
+	# wall-clock samples come from another stretch of time than the ends.
+	n=$start want=$start
+	: >"$state/cand" || abort "cannot write $state/cand"
+	while :; do
+		"$PB_TOP/bisect/stages/samples.sh" -F -n "$want" -l "$state/measure.log" "$repo" "$commit" -- "$@" \
+			>>"$state/cand" 2>>"$state/measure.log"
+		code=$?
+		samples=$(cat "$state/cand")
+		[ "$code" -eq "$PB_INTERRUPTED" ] && interrupted
+		cache=$("$PB_TOP/bisect/stages/samples.sh" -d "$repo" "$commit" -- "$@")
+		meta=$(cat "$cache/meta.json" 2>/dev/null || echo '{}')
+		bs=$(jq -r '.build_s // 0' <<<"$meta" 2>/dev/null)
+		bt=$(jq -r '.boot_s // 0' <<<"$meta" 2>/dev/null)
+		if [ "$code" -ne 0 ]; then
+			verdict=$(pb_bisect_code "$code")
+			[ "$verdict" = 125 ] ||
+				abort "step $step: measuring ${commit:0:12} failed (code $code); see $state/measure.log"
+			say 'step %d of ~%s  %s  %-50s build %6.1fs boot %6.1fs  %s\n' "$step" "$total" \
+				"${commit:0:12}" "$subject" "${bs:-0}" "${bt:-0}" "skip ($(jq -r '.outcome // "failed"' <<<"$meta"))" >&2
+			exit 125
+		fi
+		mapfile -t cand <<<"$samples"
+		line=$("$pbstat" judge "${jopt[@]}" -g "${good[@]}" -b "${bad[@]}" -c "${cand[@]}")
+		jcode=$?
+		echo "step $step: ${commit:0:12}: $line" >>"$state/measure.log"
+		decision="judge $line"
+		median=$(sed -n 's/.*median=\([0-9.]*\).*/\1/p' <<<"$line")
+		verdict=$(pb_verdict "$jcode") || abort "pbstat judge failed: $line"
+		if [ "$reuse" = 1 ]; then
+			reuse=0
+			# pos: where the candidate lies between BAD (0) and GOOD (1);
+			# clear: an answer these ends may confirm (pbstat judge).
+			pos=$(sed -n 's/.* pos=\([-0-9.]*\).*/\1/p' <<<"$line")
+			echo "step $step: ${commit:0:12}: against ends of ${age}s ago: $verdict at $pos" >>"$state/measure.log"
+			if [ "$(sed -n 's/.* clear=\([01]\).*/\1/p' <<<"$line")" != 1 ]; then
+				fresh_ends "$@"
+				want=0
+				continue
+			fi
+		fi
+		if [ "$verdict" = unsure ] && [ "$n" -lt "$cap" ]; then
+			say 'step %d of ~%s  %s  %-50s %d samples, median %s: not sure yet, more samples\n' \
+				"$step" "$total" "${commit:0:12}" "$subject" "${#cand[@]}" "$median" >&2
+			n=$((n + inc)) want=$inc
+			continue
+		fi
+		[ "$verdict" = unsure ] && verdict="skip (undecided)"
+		say 'step %d of ~%s  %s  %-50s build %6.1fs boot %6.1fs  %2d samples  median %10s  %s\n' \
+			"$step" "$total" "${commit:0:12}" "$subject" "${bs:-0}" "${bt:-0}" "${#cand[@]}" \
+			"$median" "$verdict$ends_note" >&2
+		finish "$verdict"
+	done
+}
+
+open_step "$@"
+shift
+[ "${1:-}" = -- ] && shift
+same_kernel_step
+[ "$(jq -r '.mode // "wall"' "$state/ends.json")" = det ] && det_step "$@"
+[ "$(jq -r '.rounds // false' "$state/ends.json")" = true ] && rounds "$@"
+judge_samples "$@"

@@ -17,8 +17,8 @@
 # Exit: 0 the same kernel, 1 not the same, 2 usage, 3 not a repository,
 # 4 unknown revision, 5 missing tool, 9 internal.
 set -u
-# shellcheck source=lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 usage() {
 	sed -n '3,18s/^# \{0,1\}//p' "$0"

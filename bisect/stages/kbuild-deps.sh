@@ -14,8 +14,8 @@
 # files, or cannot write).
 set -u
 export LC_ALL=C
-# shellcheck source=lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 usage() {
 	sed -n '3,14s/^# \{0,1\}//p' "$0"

@@ -6,8 +6,8 @@
 # the tested commits (SVG, gnuplot).
 # Usage: report.sh -s STATE -r RUNDIR -w WALL_S [-C CULPRIT] [-U "SHA..."] [-- MEASURE_OPTION...]
 set -u
-# shellcheck source=lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 [ "${1:-}" = --help ] && {
 	sed -n '3,7s/^# \{0,1\}//p' "$0"
@@ -57,7 +57,7 @@ read -r gsha bsha <"$state/ends" || pb_die "$PB_INTERNAL" "no ends recorded in $
 kv_jq='def kv: map(select(test("^[a-z_]+=")) | capture("^(?<k>[a-z_]+)=(?<v>.*)$") | {(.k): (.v | tonumber? // .)}) | add // {}; '
 : >"$run/results.jsonl.tmp"
 while read -r sha role; do
-	dir=$("$PB_TOP/bisect/samples.sh" -d "$repo" "$sha" -- "$@")
+	dir=$("$PB_TOP/bisect/stages/samples.sh" -d "$repo" "$sha" -- "$@")
 	samples=$(cut -d' ' -f1 "$dir/samples" 2>/dev/null | jq -R 'tonumber? // empty' | jq -s .)
 	idle=$(cut -d' ' -f2 "$dir/samples" 2>/dev/null | jq -R 'tonumber? // empty' | jq -s 'if length > 0 then (sort | .[length / 2 | floor]) else null end')
 	median=null
@@ -78,7 +78,7 @@ while read -r sha role; do
 		--arg role "$role" --arg verdict "$verdict" --argjson samples "$samples" \
 		--argjson median "${median:-null}" --argjson idle "$idle" --arg same "$same" \
 		--arg mode "$(jq -r '.mode // "wall"' "$state/ends.json")" \
-		--argjson boots "$("$PB_TOP/bisect/samples.sh" -m -n 0 -N 0 "$repo" "$sha" -- "$@" 2>/dev/null | jq -s 'map(numbers)' 2>/dev/null || echo '[]')" \
+		--argjson boots "$("$PB_TOP/bisect/stages/samples.sh" -m -n 0 -N 0 "$repo" "$sha" -- "$@" 2>/dev/null | jq -s 'map(numbers)' 2>/dev/null || echo '[]')" \
 		--slurpfile m <(cat "$dir/meta.json" 2>/dev/null || echo '{}') --arg dec "$dec" -c \
 		"$kv_jq"'($m[0] // {}) as $m | {commit: $commit, subject: $subject, position: $position,
 		  role: $role, verdict: $verdict, mode: $mode, samples: $samples, boot_medians: $boots, median: $median,
@@ -99,8 +99,8 @@ field() { sed -n "s/.*\\b$1=\\([-0-9.]*\\).*/\\1/p" <<<"$2"; }
 identical=false
 if [ -n "$culprit" ]; then
 	parent=$(git -C "$repo" rev-parse "$culprit^")
-	c_img=$(jq -r .bzimage_sha256 "$("$PB_TOP/bisect/samples.sh" -d "$repo" "$culprit" -- "$@")/meta.json" 2>/dev/null)
-	p_img=$(jq -r .bzimage_sha256 "$("$PB_TOP/bisect/samples.sh" -d "$repo" "$parent" -- "$@")/meta.json" 2>/dev/null)
+	c_img=$(jq -r .bzimage_sha256 "$("$PB_TOP/bisect/stages/samples.sh" -d "$repo" "$culprit" -- "$@")/meta.json" 2>/dev/null)
+	p_img=$(jq -r .bzimage_sha256 "$("$PB_TOP/bisect/stages/samples.sh" -d "$repo" "$parent" -- "$@")/meta.json" 2>/dev/null)
 	[ -n "$c_img" ] && [ "$c_img" != null ] && [ "$c_img" = "$p_img" ] && identical=true
 fi
 # confirmed: the culprit is slower than its parent by the confirmation's
