@@ -390,6 +390,17 @@ like "$rc:$(jq -r .culprit "$latest/summary.json")" "^(0:$culprit4|1[68]:.*)\$" 
 # the samples no longer separate the ends, paired rounds do.
 bisect4 STUB_BOOT_NOISE=0.05 STUB_DRIFT=1.4 STUB_DRIFT_AFTER=3
 is "$rc:$(jq -r .culprit "$latest/summary.json")" "0:$culprit4" "calibration fooled by drift, ends separated in rounds: exact culprit"
+# Interrupted in a step of rounds, then resumed: the resumed run confirms
+# its culprit in paired rounds too (their helpers were once defined only
+# in a run that measured the ends, and a resumed one lost its confirmation).
+rm -rf "$PERFBISECT_HOME/bisect" "$PERFBISECT_HOME/results"
+: >"$STUB_LOG"
+run_rc env -u PB_ROUNDS_BELOW STUB_BOOT_NOISE=0.05 STUB_INTERRUPT_AT=30 \
+	setsid -w "$b/bisect.sh" -t "$toy4" -g HEAD~40 -b HEAD -e 8 -n 4 -i 4 -N 8
+is "$rc" 10 "rounds: interrupted in a step (exit 10)"
+run_rc env -u PB_ROUNDS_BELOW STUB_BOOT_NOISE=0.05 "$b/bisect.sh" -t "$toy4" -g HEAD~40 -b HEAD -e 8 -n 4 -i 4 -N 8
+is "$rc:$(jq -r .culprit "$latest/summary.json")" "0:$culprit4" "rounds, resumed: exact culprit"
+like "$(cat "$(readlink -f "$latest/state")/confirm")" '^in rounds: n=' "rounds, resumed: the culprit confirmed in paired rounds"
 # Two ends of the same speed, and the machine 10% slower from the second
 # boot of BAD on, which fakes an 8% regression in the samples: the paired
 # rounds show none, before any step.
