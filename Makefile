@@ -31,7 +31,9 @@ demo: deps
 kernel: deps
 	@$(PERFBISECT) kernel
 
-check: deps
+# The test suite also needs openssh-server (tests/t58 starts its own sshd).
+check:
+	@$(CURDIR)/bisect/deps.sh --test
 	@$(CURDIR)/tests/run
 
 lint: deps

@@ -77,7 +77,7 @@ log=$(mktemp /tmp/perfbisect-scale.XXXXXX) || pb_die "$PB_INTERNAL" "cannot crea
 bisect() {
 	local w=$1 results start rc
 	results=$(mktemp -d /tmp/perfbisect-scale-results.XXXXXX) || pb_die "$PB_INTERNAL" "cannot create a results dir"
-	pb_info "bisecting ${#shas[@]} commits with $w worker(s) (log: $log)"
+	pb_info "bisecting $commits commits with $w worker(s) (log: $log)"
 	start=$(pb_now)
 	PB_RESULTS=$results "$top/bisect/bisect.sh" -t "$repo" -g scale-good -b scale-bad -d det -R -P "$w" >>"$log" 2>&1
 	rc=$?
@@ -94,7 +94,7 @@ speedup=$(awk -v a="$wall_1" -v b="$wall_2" 'BEGIN { printf "%.2f", (b > 0 ? a /
 line="workers=1 wall=$wall_1 s; workers=2 wall=$wall_2 s; speedup=$speedup; culprit same: $same"
 {
 	date -u '+%F %T UTC'
-	echo "history: ${#shas[@]} commits of $repo, culprit ${culprit:0:12}"
+	echo "history: $commits commits of $repo, culprit ${culprit:0:12}"
 	grep -h 'step \|round ' "$log" | tail -40
 	echo "$line"
 } >"$out.tmp" && mv -f "$out.tmp" "$out" || pb_die "$PB_INTERNAL" "cannot write $out"

@@ -7,7 +7,7 @@
 #                  [-n START] [-i INC] [-N CAP] [-C CPUS] [-T TASKS] [-J JOBS]
 #                  [-k SAMPLES_PER_BOOT] [-w WARMUP] [-W WORKFILE] [-K BASE] [-c FRAGMENT]...
 #                  [-A CMD [-Y REGEX] [-D higher|lower]]
-#                  [-d auto|det|wall] [-P WORKERS] [-R]
+#                  [-d auto|det|wall] [-P WORKERS] [-H HOSTS] [-R]
 #   -d (or PB_MODE) picks how time is measured. det: deterministic, the
 #   guest clock counts instructions (QEMU -icount, 1 vCPU): boots of a
 #   kernel agree within a fraction of a percent whatever the host does, so
@@ -19,8 +19,11 @@
 #   deterministic mode (kary.sh): each round splits what is left into
 #   WORKERS+1 parts, its boots run side by side through GNU parallel, and
 #   the ends and the culprit's confirmation boot side by side too. Builds
-#   stay one at a time. Wall-clock mode measures one step at a time (boots
-#   side by side would slow each other down), and says so.
+#   stay one at a time. HOSTS (-H, --hosts, 'HOST[:PORT][/SLOTS] ...')
+#   adds workers on other machines: ssh without a password and the same
+#   QEMU version there; the image is built here and copied for each boot
+#   (stages/qemu-remote.sh). Wall-clock mode measures one step at a time
+#   (boots side by side would slow each other down), and says so.
 #   TREE defaults to the lab ($PERFBISECT_HOME/lab/linux.git, made when
 #   missing) with GOOD=good and BAD=bad; any kernel git tree works.
 #   BASE (-K, or --config through perfbisect): the config every kernel
@@ -252,8 +255,8 @@ parse_args() {
 	pb_is_uint "$rounds_max" && [ "$rounds_max" -ge 3 ] && [ "$rounds_max" -le 20 ] ||
 		pb_die "$PB_USAGE" "PB_ROUNDS_MAX='$rounds_max' is not a number of rounds from 3 to 20"
 	tree='' good='' bad='' threshold='' ends=8 start=4 inc=4 cap=12 min_effect=''
-	mopts=() mode=${PB_MODE:-auto} cpus='' tree_given='' restart=0 workers=1
-	while getopts t:g:b:x:E:e:n:i:N:C:T:J:k:w:W:K:c:A:Y:D:d:P:Rh opt; do
+	mopts=() mode=${PB_MODE:-auto} cpus='' tree_given='' restart=0 workers=1 hosts=''
+	while getopts t:g:b:x:E:e:n:i:N:C:T:J:k:w:W:K:c:A:Y:D:d:P:H:Rh opt; do
 		case $opt in
 		t)
 			tree=$OPTARG
@@ -273,6 +276,7 @@ parse_args() {
 			;;
 		d) mode=$OPTARG ;;
 		P) workers=$OPTARG ;;
+		H) hosts=$OPTARG ;;
 		R) restart=1 ;;
 		T) mopts+=(-T "$OPTARG") ;;
 		J) mopts+=(-J "$OPTARG") ;;
@@ -294,6 +298,11 @@ parse_args() {
 	pb_check_range "samples added (-i)" "$inc" 1 100
 	pb_check_range "sample cap (-N)" "$cap" 1 200
 	pb_check_range "workers (-P)" "$workers" 1 "$PB_MAX_WORKERS"
+	local h
+	for h in $hosts; do
+		[[ $h =~ ^[A-Za-z0-9._@-]+(:[0-9]{1,5})?(/[1-8])?$ ]] ||
+			pb_die "$PB_USAGE" "worker host '$h' (-H) is not [USER@]HOST[:PORT][/SLOTS], SLOTS 1 to 8"
+	done
 	pb_check_measure_opts "${mopts[@]}"
 	unit=$(pb_score_unit "${mopts[@]}")
 	[ -z "$tree" ] && [ -n "$tree_given" ] && pb_die "$PB_USAGE" "-t needs a kernel git tree, not an empty string"
@@ -316,7 +325,8 @@ parse_args() {
 		pb_die "$PB_USAGE" "threshold '$threshold' is not a positive number of jobs/min (-x)"
 	fi
 	pb_need git jq flock setsid
-	[ "$workers" -eq 1 ] || pb_need parallel
+	[ "$workers" -eq 1 ] && [ -z "$hosts" ] || pb_need parallel
+	[ -z "$hosts" ] || pb_need ssh
 }
 # open_repo: the tree (the lab when none is given) and its ends.
 open_repo() {
@@ -379,8 +389,12 @@ open_state() {
 	log="$run/bisect.log"
 	range=$(git -C "$repo" rev-list --count "$gsha..$bsha")
 	# About log2(range) steps; with W workers log_(W+1)(range) rounds of W.
-	awk -v n="$range" -v w="$workers" 'BEGIN { s = 0; while (n > 1) { n /= w + 1; s++ } print s * w }' >"$state/expected"
-	pb_info "bisecting $range commits of $repo: ${gsha:0:12} ($good) .. ${bsha:0:12} ($bad), about $(cat "$state/expected") steps$([ "$workers" -gt 1 ] && echo ", $workers at a time")"
+	nw=$workers
+	for h in $hosts; do
+		[[ $h == */* ]] && nw=$((nw + ${h##*/})) || nw=$((nw + 1))
+	done
+	awk -v n="$range" -v w="$nw" 'BEGIN { s = 0; while (n > 1) { n /= w + 1; s++ } print s * w }' >"$state/expected"
+	pb_info "bisecting $range commits of $repo: ${gsha:0:12} ($good) .. ${bsha:0:12} ($bad), about $(cat "$state/expected") steps$([ "$nw" -gt 1 ] && echo ", $nw at a time")"
 	pb_info "run directory: $run"
 }
 # check_ends: resume with the ends a bisect started with, or check them
@@ -414,9 +428,9 @@ check_ends() {
 	[ -n "$det_why" ] || det_why="asked for (-d wall or PB_MODE=wall)"
 	# Boots side by side on one host slow each other down: in wall-clock
 	# mode that is in the numbers, so the steps go one at a time.
-	if [ "$workers" -gt 1 ] && [ "$mode" = wall ]; then
-		pb_warn "wall-clock mode: the steps go one at a time (-P $workers needs deterministic mode, where boots side by side do not change each other's numbers)"
-		workers=1
+	if { [ "$workers" -gt 1 ] || [ -n "$hosts" ]; } && [ "$mode" = wall ]; then
+		pb_warn "wall-clock mode: the steps go one at a time, here (-P and -H need deterministic mode, where boots side by side do not change each other's numbers)"
+		workers=1 hosts=''
 	fi
 }
 # calibrate_wall: the wall-clock ends: samples, and paired rounds for a
@@ -562,8 +576,8 @@ run_bisect() {
 		export PB_BISECT_PID=$$
 		before=${!:-}
 		launching=1
-		if [ "$workers" -gt 1 ]; then
-			setsid -w "$PB_TOP/bisect/stages/kary.sh" "$state" "$workers" -- "${mopts[@]}" >>"$log" &
+		if [ "$workers" -gt 1 ] || [ -n "$hosts" ]; then
+			PB_HOSTS=$hosts setsid -w "$PB_TOP/bisect/stages/kary.sh" "$state" "$workers" -- "${mopts[@]}" >>"$log" &
 		else
 			setsid -w git bisect run "$PB_TOP/bisect/stages/step.sh" "$state" -- "${mopts[@]}" >>"$log" &
 		fi

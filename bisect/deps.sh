@@ -7,23 +7,35 @@
 # (doc/deterministic.md); on Debian 12, whose QEMU is 7.2, it comes from
 # bookworm-backports (added as /etc/apt/sources.list.d/perfbisect-backports.sources;
 # PB_NO_BACKPORTS=1 keeps QEMU 7.2 and deterministic mode at 1 vCPU).
-# Usage: deps.sh [--check]   (--check: only report, never install)
+# Usage: deps.sh [--check] [--test]   (--check: only report, never install;
+#   --test: also the test suite's packages, for make check)
 set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 PACKAGES=(git linux-source-6.1 gcc make flex bison bc libelf-dev libssl-dev
 	cpio qemu-system-x86 busybox-static ccache shellcheck gnuplot-nox jq
-	xz-utils util-linux perl libc6-dev procps binutils distcc parallel)
+	xz-utils util-linux perl libc6-dev procps binutils distcc parallel
+	openssh-client)
+# The test suite's own: tests/t58 starts an sshd of its own (a worker on
+# 127.0.0.1). Not installed for users: on most systems the package starts
+# a daemon on port 22.
+TEST_PACKAGES=(openssh-server)
 
 case ${1:-} in
 -h | --help)
-	sed -n '3,10s/^# \{0,1\}//p' "$0"
+	sed -n '3,11s/^# \{0,1\}//p' "$0"
 	exit 0
 	;;
---check | "") ;;
-*) pb_die "$PB_USAGE" "unknown argument '$1' (see --help)" ;;
 esac
+check=''
+for a in "$@"; do
+	case $a in
+	--check) check=--check ;;
+	--test) PACKAGES+=("${TEST_PACKAGES[@]}") ;;
+	*) pb_die "$PB_USAGE" "unknown argument '$a' (see --help)" ;;
+	esac
+done
 
 missing=()
 for p in "${PACKAGES[@]}"; do
@@ -59,11 +71,11 @@ backports_qemu() {
 		pb_warn "could not install QEMU from bookworm-backports: deterministic mode stays at 1 vCPU"
 }
 if [ ${#missing[@]} -eq 0 ]; then
-	backports_qemu "${1:-}"
+	backports_qemu "$check"
 	exit 0
 fi
 
-if [ "${1:-}" = --check ] || [ "$(id -u)" -ne 0 ]; then
+if [ "$check" = --check ] || [ "$(id -u)" -ne 0 ]; then
 	pb_die "$PB_NOTOOL" "missing packages: ${missing[*]}; run: sudo apt-get install -y ${missing[*]}"
 fi
 pb_info "installing ${missing[*]} (apt-get, a few minutes)"

@@ -20,7 +20,11 @@
 # STUB_TRACE=FILE gets "start SHA NS" and "end SHA NS" lines around each
 # call that measures (for calls that overlap); STUB_FAIL_ONCE=DIR makes the
 # first call for a commit holding a file "flaky" fail as the kit would
-# (exit 9, a worker that died), once per commit.
+# (exit 9, a worker that died), once per commit. With PB_REMOTE_HOST set
+# (a step on a remote worker, bisect -H), the call is logged to
+# STUB_TRACE as "remote HOST SHA", and STUB_REMOTE_DIES=FILE makes the
+# first such call create FILE and fail as QEMU does when its host dies
+# (exit 27).
 set -u
 rundir='' samples=4 mode=${PB_MODE:-wall}
 [ "$mode" = auto ] && mode=wall
@@ -53,6 +57,14 @@ if [ "${metric:-}" = nomatch ]; then
 	exit 34
 fi
 [ -z "${STUB_TRACE:-}" ] || echo "start $sha $(date +%s%N)" >>"$STUB_TRACE"
+if [ -n "${PB_REMOTE_HOST:-}" ]; then
+	[ -z "${STUB_TRACE:-}" ] || echo "remote $PB_REMOTE_HOST $sha" >>"$STUB_TRACE"
+	if [ -n "${STUB_REMOTE_DIES:-}" ] && [ ! -e "$STUB_REMOTE_DIES" ]; then
+		: >"$STUB_REMOTE_DIES"
+		echo noboot >"$rundir/outcome"
+		exit 27
+	fi
+fi
 if [ -n "${STUB_FAIL_ONCE:-}" ] && git -C "$repo" cat-file -e "$sha:flaky" 2>/dev/null &&
 	[ ! -e "$STUB_FAIL_ONCE/$sha" ]; then
 	mkdir -p "$STUB_FAIL_ONCE" && : >"$STUB_FAIL_ONCE/$sha"

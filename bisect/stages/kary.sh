@@ -9,14 +9,18 @@
 # only skipped commits are left.
 # Usage: kary.sh STATE_DIR WORKERS [-- MEASURE_OPTION...]
 #   GIT_DIR is the bisect repository (bisect.sh sets it); STATE_DIR as for
-#   step.sh. A step that aborts (exit 255) or is interrupted ends the
-#   bisect with its code; its round's other verdicts are still entered.
+#   step.sh. WORKERS job slots run here; PB_HOSTS ('HOST[:PORT][/SLOTS]
+#   ...') adds slots whose boots run on those hosts over ssh
+#   (qemu-remote.sh): a host that does not answer, or runs another QEMU
+#   version, is left out at each round, with a message. A step that fails
+#   without a verdict (its worker died) is measured again in the next
+#   round; an interrupted one ends the bisect.
 set -u
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
 [ "${1:-}" = --help ] && {
-	sed -n '3,13s/^# \{0,1\}//p' "$0"
+	sed -n '3,17s/^# \{0,1\}//p' "$0"
 	exit 0
 }
 state=${1:-} workers=${2:-}
@@ -39,6 +43,28 @@ stop() {
 }
 trap stop INT TERM HUP
 
+# slots: write $state/slots, one line per job slot: "local" for each of
+# WORKERS, then each remote host that answers with this QEMU's version,
+# once per slot it offers. Says which hosts are left out.
+local_qemu=$("${PB_QEMU:-qemu-system-x86_64}" --version 2>/dev/null | head -1)
+slots() {
+	local h spec n v i
+	{
+		for ((i = 0; i < workers; i++)); do echo local; done
+		for spec in ${PB_HOSTS:-}; do
+			h=${spec%/*} n=1
+			[[ $spec == */* ]] && n=${spec##*/}
+			v=$(PB_REMOTE_HOST=$h "$PB_TOP/bisect/stages/qemu-remote.sh" --version 2>/dev/null | head -1)
+			if [ -z "$v" ]; then
+				pb_warn "worker $h does not answer over ssh: left out this round"
+			elif [ "$v" != "$local_qemu" ]; then
+				pb_warn "worker $h runs '$v', not '$local_qemu': left out (its deterministic numbers would differ)"
+			else
+				for ((i = 0; i < n; i++)); do echo "$h"; done
+			fi
+		done
+	} >"$state/slots.tmp" && mv -f "$state/slots.tmp" "$state/slots" || pb_die "$PB_INTERNAL" "cannot write $state/slots"
+}
 # done_yet: git bisect has named the first bad commit, or only skipped
 # commits are left.
 done_yet() {
@@ -66,25 +92,35 @@ mark() {
 
 round=0 failed=0
 while ! done_yet; do
+	slots
+	nslots=$(wc -l <"$state/slots")
 	mapfile -t left < <(candidates)
 	n=${#left[@]}
 	[ "$n" -gt 0 ] || pb_die "$PB_INTERNAL" "git bisect has commits left but none to test; see $state/kary.log"
 	# W commits at 1/(W+1), 2/(W+1), ... of the list, without repeats.
 	picks=()
-	for ((i = 1; i <= workers; i++)); do
-		j=$(((i * (n + 1) + workers / 2) / (workers + 1) - 1))
+	for ((i = 1; i <= nslots; i++)); do
+		j=$(((i * (n + 1) + nslots / 2) / (nslots + 1) - 1))
 		[ "$j" -lt 0 ] && j=0
 		[ "$j" -ge "$n" ] && j=$((n - 1))
 		[ ${#picks[@]} -gt 0 ] && [ "${picks[-1]}" = "$j" ] && continue
 		picks+=("$j")
 	done
 	round=$((round + 1))
-	shas=() nums=()
+	shas=() nums=() retries=()
 	step=$(cat "$state/steps" 2>/dev/null || echo 0)
 	for j in "${picks[@]}"; do
 		step=$((step + 1))
 		shas+=("${left[$j]}")
 		nums+=("$step")
+		# A commit whose step failed without a verdict may have left
+		# its half-run in the results cache as a failure: measured
+		# again, not taken from there.
+		if grep -q -x -F "${left[$j]}" "$state/no-verdict" 2>/dev/null; then
+			retries+=(1)
+		else
+			retries+=("${PB_RETRY_FAILED:-0}")
+		fi
 	done
 	echo "$step" >"$state/steps" || pb_die "$PB_INTERNAL" "cannot write $state/steps"
 	msg="round $round: $n commits left, testing ${#shas[@]} at once: $(for s in "${shas[@]}"; do printf '%s ' "${s:0:12}"; done)"
@@ -92,11 +128,13 @@ while ! done_yet; do
 	echo "$msg" >>"$progress"
 	joblog="$state/round-$round.joblog"
 	rm -f "$joblog"
-	# One job slot per worker; a job is one step.sh, told its commit
-	# and step number.
-	parallel --will-cite -j "$workers" --termseq TERM,30000,KILL,25 --joblog "$joblog" -q \
-		env 'PB_STEP_COMMIT={1}' 'PB_STEP_NO={2}' "$PB_TOP/bisect/stages/step.sh" "$state" -- "$@" \
-		::: "${shas[@]}" :::+ "${nums[@]}" &
+	# One job slot per worker; a job is one step.sh, told its commit,
+	# its step number, its slot (a line of $state/slots) and whether
+	# to measure a cached failure again.
+	parallel --will-cite -j "$nslots" --termseq TERM,30000,KILL,25 --joblog "$joblog" -q \
+		env 'PB_STEP_COMMIT={1}' 'PB_STEP_NO={2}' 'PB_SLOT={%}' 'PB_RETRY_FAILED={3}' \
+		"$PB_TOP/bisect/stages/step.sh" "$state" -- "$@" \
+		::: "${shas[@]}" :::+ "${nums[@]}" :::+ "${retries[@]}" &
 	pid=$!
 	wait "$pid"
 	pid=''
@@ -113,6 +151,7 @@ while ! done_yet; do
 		*)
 			verdicts+=(none)
 			aborted=1
+			echo "${shas[$k]}" >>"$state/no-verdict" || pb_die "$PB_INTERNAL" "cannot write $state/no-verdict"
 			;;
 		esac
 	done

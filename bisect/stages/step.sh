@@ -147,6 +147,18 @@ open_step() {
 		step=$(($(cat "$state/steps" 2>/dev/null || echo 0) + 1))
 		echo "$step" >"$state/steps"
 	fi
+	# A slot of kary.sh on another host: the boots run there (the
+	# image is built here and copied).
+	worker=''
+	if [ -n "${PB_SLOT:-}" ] && [ -f "$state/slots" ]; then
+		worker=$(sed -n "${PB_SLOT}p" "$state/slots")
+		if [ -n "$worker" ] && [ "$worker" != local ]; then
+			export PB_QEMU="$PB_TOP/bisect/stages/qemu-remote.sh" PB_REMOTE_HOST="$worker"
+			echo "step $step: ${commit:0:12}: boots on $worker" >>"$state/measure.log"
+		else
+			worker=''
+		fi
+	fi
 	total=$(cat "$state/expected" 2>/dev/null || echo "?")
 	pbstat=$(pb_tool pbstat) || abort "cannot build pbstat"
 	progress="$(cat "$state/run" 2>/dev/null || echo "$state")/progress.txt"
@@ -278,6 +290,11 @@ det_step() {
 		if [ "$rcode" -ne 0 ]; then
 			[ "$(pb_bisect_code "$rcode")" = 125 ] ||
 				abort "step $step: measuring ${commit:0:12} failed (code $rcode); see $state/measure.log"
+			# A remote worker that is gone took the boot with it:
+			# no verdict from a half-run.
+			if [ -n "$worker" ] && ! "$PB_QEMU" --version >/dev/null 2>&1; then
+				abort "step $step: worker $worker died while booting ${commit:0:12}; it is measured again elsewhere"
+			fi
 			say 'step %d of ~%s  %s  %-50s %s\n' "$step" "$total" "${commit:0:12}" "$subject" \
 				"skip ($(jq -r '.outcome // "failed"' <<<"$meta"))"
 			exit 125
@@ -297,10 +314,10 @@ det_step() {
 		[ "$verdict" = unsure ] || break
 	done
 	[ "$verdict" = unsure ] && verdict="skip (undecided)"
-	say 'step %d of ~%s  %s  %-50s build %6.1fs boot %6.1fs  %d boot(s) median %10s  %s (deterministic, at %s of GOOD/BAD)\n' \
+	say 'step %d of ~%s  %s  %-50s build %6.1fs boot %6.1fs  %d boot(s) median %10s  %s (deterministic, at %s of GOOD/BAD)%s\n' \
 		"$step" "$total" "${commit:0:12}" "$subject" "$(jq -r '.build_s // 0' <<<"$meta")" \
 		"$(jq -r '.boot_s // 0' <<<"$meta")" "${#cm[@]}" "$(median "${cm[@]}")" "$verdict" \
-		"$(sed -n 's/.*pos=\([-0-9.]*\).*/\1/p' <<<"$line")"
+		"$(sed -n 's/.*pos=\([-0-9.]*\).*/\1/p' <<<"$line")" "${worker:+ on $worker}"
 	finish "$verdict"
 }
 # Two boots per step are a large part of a step. A step may reuse the
