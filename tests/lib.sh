@@ -65,10 +65,10 @@ unlike() {
 	fi
 }
 
-# t_build NAME: build the C helper bisect/NAME.c into $T_TMP/NAME with the
+# t_build NAME: build the C helper bisect/tools/NAME.c into $T_TMP/NAME with the
 # project's flags; a failure fails the test and ends the script.
 t_build() {
-	if make -s -C "$T_TOP/bisect" O="$T_TMP" "$T_TMP/$1" >"$T_TMP/cc" 2>&1; then
+	if make -s -C "$T_TOP/bisect/tools" O="$T_TMP" "$T_TMP/$1" >"$T_TMP/cc" 2>&1; then
 		pass "$1 builds with -Wall -Wextra -Werror"
 	else
 		fail "$1 builds with -Wall -Wextra -Werror"
