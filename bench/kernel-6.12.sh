@@ -23,13 +23,9 @@ out=${1:-$top/bench/results/kernel-6.12.txt}
 src=$("$top/bisect/kernel-src.sh" -V 6.12) || exit
 repo=$PERFBISECT_HOME/test-repos/linux-6.12-pipe
 
-# commit MESSAGE: commit the index with fixed identity and dates.
+# commit MESSAGE: commit the changes, on day n of January 2025.
 commit() {
-	GIT_AUTHOR_NAME=perfbisect GIT_AUTHOR_EMAIL=perfbisect@localhost \
-		GIT_COMMITTER_NAME=perfbisect GIT_COMMITTER_EMAIL=perfbisect@localhost \
-		GIT_AUTHOR_DATE="2025-01-0$n 12:00:00 +0000" GIT_COMMITTER_DATE="2025-01-0$n 12:00:00 +0000" \
-		git -C "$tmp" -c commit.gpgsign=false commit -q -a -m "$1" ||
-		pb_die "$PB_INTERNAL" "cannot commit '$1' in $tmp"
+	pb_commit_all "$tmp" "2025-01-0$n 12:00:00 +0000" "$1"
 	n=$((n + 1))
 }
 

@@ -26,13 +26,9 @@ lab=$("$top/bisect/lab.sh") || exit
 labculprit=$(jq -r .culprit "$(dirname "$lab")/lab.json") || pb_die "$PB_INTERNAL" "no culprit in the lab's lab.json"
 repo=$PERFBISECT_HOME/test-repos/lab-scale-$commits-$at
 
-# commit N MESSAGE: commit the index of $tmp with a fixed identity and date.
+# commit N MESSAGE: commit the changes of $tmp, N minutes into the history.
 commit() {
-	GIT_AUTHOR_NAME=perfbisect GIT_AUTHOR_EMAIL=perfbisect@localhost \
-		GIT_COMMITTER_NAME=perfbisect GIT_COMMITTER_EMAIL=perfbisect@localhost \
-		GIT_AUTHOR_DATE="@$((1700000000 + $1 * 60)) +0000" GIT_COMMITTER_DATE="@$((1700000000 + $1 * 60)) +0000" \
-		git -C "$tmp" -c commit.gpgsign=false commit -q -a -m "$2" ||
-		pb_die "$PB_INTERNAL" "cannot commit '$2' in $tmp"
+	pb_commit_all "$tmp" "@$((1700000000 + $1 * 60)) +0000" "$2"
 }
 if ! git -C "$repo" rev-parse -q --verify refs/tags/scale-bad >/dev/null 2>&1; then
 	tmp=$repo.making

@@ -666,6 +666,18 @@ pb_boot_jpm() {
 	return "$rc"
 }
 
+# pb_commit_all DIR DATE MESSAGE: commit every tracked change in the
+# worktree DIR (git commit -a) as perfbisect, authored and committed at
+# DATE, so that a history a bench script makes has the same hashes on
+# every run and machine.
+pb_commit_all() {
+	GIT_AUTHOR_NAME=perfbisect GIT_AUTHOR_EMAIL=perfbisect@localhost \
+		GIT_COMMITTER_NAME=perfbisect GIT_COMMITTER_EMAIL=perfbisect@localhost \
+		GIT_AUTHOR_DATE="$2" GIT_COMMITTER_DATE="$2" \
+		git -C "$1" -c commit.gpgsign=false commit -q -a -m "$3" ||
+		pb_die "$PB_INTERNAL" "cannot commit '$3' in $1"
+}
+
 # pb_commit_patch GIT_DIR PARENT PATCH: apply the mail-format PATCH on
 # PARENT in the repository GIT_DIR without a worktree and print the new
 # commit. Author, date and subject come from the patch; the committer and

@@ -78,6 +78,29 @@ t_build() {
 	fi
 }
 
+# t_toy DIR N: a toy history for the stub measurement: "start" (a file
+# "speed" of 1000), then N commits, commit I with the "speed" that the
+# caller's speed_of I prints. A caller's toy_extra DIR I, when defined,
+# adds more to commit I (its index is committed too). Fixed dates: the
+# same hashes on every run.
+t_toy() {
+	local dir=$1 n=$2 i
+	git init -q "$dir"
+	echo 1000 >"$dir/speed"
+	git -C "$dir" add speed
+	git -C "$dir" -c user.name=Toy -c user.email=toy@example.invalid commit -qm start
+	git -C "$dir" tag start
+	for i in $(seq 1 "$n"); do
+		speed_of "$i" >"$dir/speed"
+		echo "$i" >>"$dir/log"
+		git -C "$dir" add log
+		! declare -F toy_extra >/dev/null || toy_extra "$dir" "$i"
+		GIT_AUTHOR_DATE="@$((1600000000 + i * 60)) +0000" GIT_COMMITTER_DATE="@$((1600000000 + i * 60)) +0000" \
+			git -C "$dir" -c user.name=Toy -c user.email=toy@example.invalid commit -qam "toy: change $i"
+	done
+	git -C "$dir" tag tip
+}
+
 # run_rc CMD...: run CMD; its exit code goes to $rc, its stdout to
 # $T_TMP/out and its stderr to $T_TMP/err.
 rc=0

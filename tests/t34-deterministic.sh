@@ -14,30 +14,17 @@ export PB_MEASURE=$T_TOP/tests/stub-measure.sh STUB_LOG=$T_TMP/calls
 unset PB_MODE PB_ACCEL PB_ICOUNT
 b=$T_TOP/bisect
 
-# toy DIR SPEED_OF_I...: a history of 30 commits after "start" (1000
-# jobs/min); speed_of I prints the content of "speed" for commit I, and
-# detspeed_of I that of "detspeed" (empty: none).
-toy() {
-	local dir=$1 i s d
-	git init -q "$dir"
-	echo 1000 >"$dir/speed"
-	git -C "$dir" add speed
-	git -C "$dir" -c user.name=Toy -c user.email=toy@example.invalid commit -qm start
-	git -C "$dir" tag start
-	for i in $(seq 1 30); do
-		s=$(speed_of "$i") d=$(detspeed_of "$i")
-		echo "$s" >"$dir/speed"
-		if [ -n "$d" ]; then
-			echo "$d" >"$dir/detspeed"
-			git -C "$dir" add detspeed
-		fi
-		echo "$i" >>"$dir/log"
-		git -C "$dir" add log
-		GIT_AUTHOR_DATE="@$((1600000000 + i * 60)) +0000" GIT_COMMITTER_DATE="@$((1600000000 + i * 60)) +0000" \
-			git -C "$dir" -c user.name=Toy -c user.email=toy@example.invalid commit -qam "toy: change $i"
-	done
-	git -C "$dir" tag tip
+# toy DIR: a history of 30 commits after "start" (1000 jobs/min);
+# speed_of I prints the content of "speed" for commit I, and detspeed_of I
+# that of "detspeed" (empty: none).
+toy_extra() {
+	local d
+	d=$(detspeed_of "$2")
+	[ -n "$d" ] || return 0
+	echo "$d" >"$1/detspeed"
+	git -C "$1" add detspeed
 }
+toy() { t_toy "$1" 30; }
 
 # 1. A 2% regression at commit 19 (980 after), bisected deterministically.
 speed_of() { if [ "$1" -ge 19 ]; then echo 980; else echo 1000; fi; }

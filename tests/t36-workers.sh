@@ -20,28 +20,15 @@ b=$T_TOP/bisect
 # "flaky" in commit I (and in no other).
 speed_of() { if [ "$1" -ge 27 ]; then echo 700; else echo 1000; fi; }
 flaky_at=0
-toy() {
-	local dir=$1 i
-	git init -q "$dir"
-	echo 1000 >"$dir/speed"
-	git -C "$dir" add speed
-	git -C "$dir" -c user.name=Toy -c user.email=toy@example.invalid commit -qm start
-	git -C "$dir" tag start
-	for i in $(seq 1 40); do
-		speed_of "$i" >"$dir/speed"
-		echo "$i" >>"$dir/log"
-		git -C "$dir" add log
-		if [ "$i" -eq "$flaky_at" ]; then
-			: >"$dir/flaky"
-			git -C "$dir" add flaky
-		elif [ -e "$dir/flaky" ]; then
-			git -C "$dir" rm -q flaky
-		fi
-		GIT_AUTHOR_DATE="@$((1600000000 + i * 60)) +0000" GIT_COMMITTER_DATE="@$((1600000000 + i * 60)) +0000" \
-			git -C "$dir" -c user.name=Toy -c user.email=toy@example.invalid commit -qam "toy: change $i"
-	done
-	git -C "$dir" tag tip
+toy_extra() {
+	if [ "$2" -eq "$flaky_at" ]; then
+		: >"$1/flaky"
+		git -C "$1" add flaky
+	elif [ -e "$1/flaky" ]; then
+		git -C "$1" rm -q flaky
+	fi
 }
+toy() { t_toy "$1" 40; }
 toy "$T_TMP/toy"
 culprit=$(git -C "$T_TMP/toy" rev-parse tip~13)
 s=$PERFBISECT_HOME/runs/latest/summary.json

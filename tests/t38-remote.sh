@@ -59,21 +59,8 @@ is "$rc" 2 "PB_REMOTE_HOST with a space: exit 2"
 # each step's boots would run).
 export PB_MEASURE=$T_TOP/tests/stub-measure.sh STUB_LOG=$T_TMP/calls STUB_TRACE=$T_TMP/trace
 toy=$T_TMP/toy
-git init -q "$toy"
-echo 1000 >"$toy/speed"
-git -C "$toy" add speed
-git -C "$toy" -c user.name=Toy -c user.email=toy@example.invalid commit -qm start
-git -C "$toy" tag start
-for i in $(seq 1 40); do
-	s=1000
-	[ "$i" -ge 27 ] && s=700
-	echo "$s" >"$toy/speed"
-	echo "$i" >>"$toy/log"
-	git -C "$toy" add log
-	GIT_AUTHOR_DATE="@$((1600000000 + i * 60)) +0000" GIT_COMMITTER_DATE="@$((1600000000 + i * 60)) +0000" \
-		git -C "$toy" -c user.name=Toy -c user.email=toy@example.invalid commit -qam "toy: change $i"
-done
-git -C "$toy" tag tip
+speed_of() { if [ "$1" -ge 27 ]; then echo 700; else echo 1000; fi; }
+t_toy "$toy" 40
 culprit=$(git -C "$toy" rev-parse tip~13)
 s=$PERFBISECT_HOME/runs/latest/summary.json
 

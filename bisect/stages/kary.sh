@@ -56,7 +56,7 @@ slots() {
 			[[ $spec == */* ]] && n=${spec##*/}
 			v=$(PB_REMOTE_HOST=$h "$PB_TOP/bisect/stages/qemu-remote.sh" --version 2>/dev/null | head -1)
 			if [ -z "$v" ]; then
-				pb_warn "worker $h does not answer over ssh: left out this round"
+				pb_warn "worker $h does not answer over ssh: left out this round (a worker needs an ssh login by key, without a password, and qemu-system-x86_64)"
 			elif [ "$v" != "$local_qemu" ]; then
 				pb_warn "worker $h runs '$v', not '$local_qemu': left out (its deterministic numbers would differ)"
 			else
