@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # t60-lab.sh: the lab: generated deterministically (recorded hashes), quick
 # and idempotent to regenerate; every patch applies with git am; the
-# semaphore torture, booted in QEMU, passes on good, bad and bad + fix A and
-# catches the straight port of the seed patch. Builds kernels.
+# semaphore and BKL torture, booted in QEMU, passes on good, bad, bad + fix A
+# and bad + fix B, catches the straight port of the seed patch, and catches
+# a BKL that counts its depth wrong or keeps the lock in schedule(), with
+# the semaphore BKL and with fix B's spinning one. Builds kernels.
 # Needs: a kernel build and boot (tests/run skips it with PB_SKIP_KERNEL=1)
 set -u
 # shellcheck source=lib.sh
@@ -14,9 +16,9 @@ b=$T_TOP/bisect
 export PB_QUIET=1
 
 # Recorded once; the same on every machine (fixed authors, committers, dates).
-GOOD=5744b1e4373b0abecdf5ab42f458fd208fe94f86
-BAD=8ef053e1c1034b94215273bf7f2aa1ea2456e57a
-CULPRIT=b1cdc9978d2797746a723a317dc37cee099f30d2
+GOOD=39d8a831f33fb2b673549b34f91e06dae0f29185
+BAD=d063b845bf7e4da5f23881abb665594ff5571a73
+CULPRIT=02db2cc961cbe511d83f7ee5013462e50c569db7
 
 lab=$("$b/lab.sh") || {
 	fail "lab generation"
@@ -62,18 +64,29 @@ for p in "$T_TOP"/patches/fixes/*.patch "$T_TOP"/patches/test/*.patch; do
 	fi
 done
 
-# The torture test, booted: pass on good, bad, bad + fix A; the straight
-# port of the seed patch must be caught.
+# The torture tests, booted: pass on good, bad, bad + fix A, bad + fix B;
+# the straight port of the seed patch and the broken BKLs must be caught.
 vrepo=$T_TMP/v
 git clone -q --shared --bare "$lab" "$vrepo"
 fixa=$(pb_commit_patch "$vrepo" bad "$T_TOP/patches/fixes/fix-a-semaphore-lock-stealing.patch")
+fixb=$(pb_commit_patch "$vrepo" bad "$T_TOP/patches/fixes/fix-b-spinlock-bkl.patch")
 straight=$(pb_commit_patch "$vrepo" bad "$T_TOP/patches/test/straight-port-of-seed-patch.patch")
-for k in "good $lab good" "bad $lab bad" "fix-A $vrepo $fixa"; do
+for k in "good $lab good" "bad $lab bad" "fix-A $vrepo $fixa" "fix-B $vrepo $fixb"; do
 	read -r name repo rev <<<"$k"
 	run_rc "$b/torture.sh" "$repo" "$rev"
-	is "$rc:$(cat "$T_TMP/out")" "0:pass" "semaphore torture passes on $name"
+	is "$rc:$(cat "$T_TMP/out")" "0:pass" "semaphore and BKL torture pass on $name"
 done
 run_rc "$b/torture.sh" "$vrepo" "$straight"
 is "$rc" 1 "semaphore torture fails on the straight port of the seed patch"
 like "$(cat "$T_TMP/out")" '^fail: ' "and says why: $(cut -c1-80 "$T_TMP/out")"
+# Each broken BKL, on the semaphore BKL (bad) and on fix B's spinlock.
+for p in bkl-depth-off-by-one bkl-no-release-in-schedule; do
+	for base in "bad bad" "fix-B $fixb"; do
+		read -r name rev <<<"$base"
+		broken=$(pb_commit_patch "$vrepo" "$rev" "$T_TOP/patches/test/$p.patch")
+		run_rc "$b/torture.sh" "$vrepo" "$broken"
+		is "$rc" 1 "BKL torture fails on $p over $name"
+		like "$(cat "$T_TMP/out")" '^fail: .*(bkl-torture|soft lockup)' "$p over $name: $(cut -c1-90 "$T_TMP/out")"
+	done
+done
 done_testing
