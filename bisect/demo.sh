@@ -3,7 +3,7 @@
 # demo.sh: the main job on the built-in lab, start to finish: install what is
 # missing, import linux-source-6.1, generate the lab, bisect it, name the
 # culprit, validate fix A (semaphore lock stealing) and fix B (spinlock BKL)
-# with the semaphore torture, and print the seed-shaped table.
+# with the semaphore and BKL torture, and print the seed-shaped table.
 # Usage: demo.sh
 set -u
 # shellcheck source=lib.sh
@@ -40,7 +40,7 @@ if [ "$culprit" = "$expected" ]; then
 else
 	pb_warn "the bisect named ${culprit:0:12}, the lab recorded ${expected:0:12}"
 fi
-phase 5 "validating fix A and fix B against good (with the semaphore torture)"
+phase 5 "validating fix A and fix B against good (with the semaphore and BKL torture)"
 "$PB_TOP/bisect/validate.sh" -c "$culprit" -s "$run/summary.json" \
 	"$PB_TOP/patches/fixes/fix-a-semaphore-lock-stealing.patch" \
 	"$PB_TOP/patches/fixes/fix-b-spinlock-bkl.patch"

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # torture.sh: build one revision with configs/torture.config (the in-kernel
-# semaphore torture test, lockdep, list debugging, hung-task detector), boot
-# it and report whether the torture passed. Verdicts are cached by tree.
+# semaphore and BKL torture tests, lockdep, list debugging, the hung-task and
+# soft-lockup detectors), boot it and report whether the torture passed.
+# Verdicts are cached by tree.
 # Usage: torture.sh [-C CPUS] REPO REV
 # Prints "pass", or "fail: <reason>". Exit: 0 pass, 1 fail, 125 does not
 # build, other codes as build.sh and boot.sh.

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # validate.sh: prove whether fix patches bring the throughput back: apply
 # each patch on top of ON (in a repository perfbisect owns), build, boot and
-# measure it against the baseline BASE, run the semaphore torture on it, and
+# measure it against the baseline BASE, run the lab's torture tests on it, and
 # print a table shaped like the seed's (Tasks Jobs/Min JTI Real CPU
 # Jobs/sec/task idle% vs good).
 # Usage: validate.sh [-t TREE] [-B BASE] [-O ON] [-x TOLERANCE_PCT]
@@ -295,7 +295,7 @@ for i in "${!names[@]}"; do
 		fi
 	fi
 	if [ "$i" -ge 2 ] && [ "$torture" = 1 ]; then
-		pb_info "semaphore torture on $name (${sha:0:12})"
+		pb_info "semaphore and BKL torture on $name (${sha:0:12})"
 		t=$("$PB_TOP/bisect/torture.sh" -C "$cpus" "$r" "$sha" 2>>"$run/validate.log")
 		tc=$?
 		[ "$tc" -eq "$PB_INTERRUPTED" ] && exit "$PB_INTERRUPTED"

@@ -16,9 +16,9 @@ b=$T_TOP/bisect
 export PB_QUIET=1
 
 # Recorded once; the same on every machine (fixed authors, committers, dates).
-GOOD=39d8a831f33fb2b673549b34f91e06dae0f29185
-BAD=d063b845bf7e4da5f23881abb665594ff5571a73
-CULPRIT=02db2cc961cbe511d83f7ee5013462e50c569db7
+GOOD=6e6e7ee380d1a5587d1b6ad8cb913e1afc2b509b
+BAD=6607bebd594c4a84bf31dfd39861d8cdf27c1c91
+CULPRIT=0401b5d15afb5aa47da891c7cc0d55851012a39b
 
 lab=$("$b/lab.sh") || {
 	fail "lab generation"
