@@ -3,7 +3,7 @@
 # lab.sh: generate the lab, a deterministic kernel git history over
 # linux-source-6.1 in which exactly one commit brings back the 2.6.26-rc1
 # semaphore/BKL regression. Bare repository: $PERFBISECT_HOME/lab/linux.git
-#   good = v6.1 + patches/lab/0001..0003 (BKL, torture test, stealing semaphore)
+#   good = v6.1 + patches/lab/0001..0003 (BKL, torture tests, stealing semaphore)
 #   then patches/lab-history.tsv (harmless commits), with the culprit
 #   (patches/lab/0004) and a commit that does not build (fixed by the next
 #   one) at fixed positions; bad = the tip. small-bad: the same history
