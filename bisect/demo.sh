@@ -46,6 +46,14 @@ phase 5 "validating fix A and fix B against good (with the semaphore and BKL tor
 	"$PB_TOP/patches/fixes/fix-b-spinlock-bkl.patch"
 vcode=$?
 echo
+echo "2008, as the seeds give it (Ingo Molnar's mail: AIM7, 2000 tasks, quad-core; doc/lab.md):"
+printf '  %-44s %9s  %s\n' \
+	"v2.6.25" 56096.4 "" \
+	"v2.6.26-rc1 (the hand-off semaphore)" 33230.6 "41% below 2.6.25 (\"AIM7 40% regression\")" \
+	"v2.6.26-rc1 + lock stealing (fix A's idea)" 55707.1 "\"a 67% speedup\"" \
+	"v2.6.26-rc1 + spinlock BKL (fix B's)" 55889.0 ""
+echo "The lab's figures above are its own (2 vCPUs under TCG, its BKL sites and task count), not 2008's."
+echo
 echo "culprit: ${culprit:0:12} $(jq -r .culprit_subject "$run/summary.json")"
 echo "summary: $run/summary.json; plot: $run/jobs-per-min.svg"
 pb_info "done in $(pb_elapsed "$start") s"
