@@ -16,9 +16,9 @@ b=$T_TOP/bisect
 export PB_QUIET=1
 
 # Recorded once; the same on every machine (fixed authors, committers, dates).
-GOOD=6e6e7ee380d1a5587d1b6ad8cb913e1afc2b509b
-BAD=6607bebd594c4a84bf31dfd39861d8cdf27c1c91
-CULPRIT=0401b5d15afb5aa47da891c7cc0d55851012a39b
+GOOD=3225fc82b4e967fa5661f84e01d24ecd750a4b41
+BAD=7d909d403e54a654ee3cbdc603caa80f8035aeba
+CULPRIT=c0377823fe317a01d8fdbe656fbff1774eaece3b
 
 lab=$("$b/lab.sh") || {
 	fail "lab generation"
