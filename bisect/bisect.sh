@@ -54,8 +54,10 @@
 #   (START 4, adding INC 4 while undecided, up to CAP 12, then a skip)
 #   against ends booted afresh, or reused while at most PB_ENDS_MAX_AGE
 #   seconds old (default 600) for a clear answer: the older, faster rule,
-#   which counts the samples of a boot as independent. A THRESHOLD turns
-#   rounds off and judges that way too.
+#   which counts the samples of a boot as independent. With a THRESHOLD
+#   each step boots only the commit, once a round, until a test of its
+#   boots against the threshold decides (pbstat level, from 3 boots, 1%
+#   error each way over the looks), at most PB_ROUNDS_MAX boots.
 #   A commit that builds the same kernel as one already judged (its changes
 #   are outside the build or only in comments: bisect/stages/same-kernel.sh) takes
 #   that verdict without a build or a boot; PB_SAME_KERNEL=0 measures all.
@@ -639,7 +641,10 @@ confirm_culprit() {
 			echo "" >"$state/confirm"
 		fi
 	fi
-	if [ -n "$culprit" ] && [ ! -s "$state/confirm" ] && [ "$(jq -r '.rounds // false' "$state/ends.json")" = true ]; then
+	# So is one found against a threshold given by the user: the boot is
+	# the unit there too.
+	if [ -n "$culprit" ] && [ ! -s "$state/confirm" ] &&
+		[ "$(jq -r '.rounds or (.fixed_threshold // false)' "$state/ends.json")" = true ]; then
 		parent=$(git -C "$repo" rev-parse "$culprit^")
 		pb_info "confirming ${culprit:0:12} against its parent ${parent:0:12} in paired rounds"
 		paired_rounds "$parent" "$culprit" parent culprit 0

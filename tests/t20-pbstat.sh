@@ -399,5 +399,30 @@ is "$(field verdict detplace -g 1000 -b 900 -c 930 990)" unsure "detplace: a can
 usage "ends closer than 4 eps 1.523" detplace --eps 0.5 -g 1000 -b 985 -c 990
 usage "eps out of range 100" detcmp --eps 100 -a 1 -b 1
 
+# --- level: boots against a threshold the user gave ---------------------
+# 110, 120, 115 against 100: ln ratios 0.0953102, 0.1823216, 0.1397619,
+# mean 0.1391312, sd 0.043509, t = 0.1391312 / (0.043509 / sqrt 3) =
+# 5.5387 with 2 df: two-sided p = 1 - t / sqrt(2 + t^2) = 0.031086.
+check 3 "verdict=unsure n=3 median=115 threshold=100 mean_pct=14.927 sd_pct=4.351 t=5.5387 p=0.031086 p_look=0.02 looks=1" \
+	"level, one look at 1% each way: p 0.031 is not enough (unsure at the last boot)" \
+	level --max-rounds 3 --threshold 100 -c 110 120 115
+is "$(field verdict level --max-rounds 3 --alpha 0.02 --threshold 100 -c 110 120 115)" good \
+	"level, one look at 2% each way: good"
+# The error is spent over the looks: two looks at 2% each way give each
+# look 0.02, and p 0.031 waits for another boot.
+is "$(run_rc "$P" level --max-rounds 4 --alpha 0.02 --threshold 100 -c 110 120 115; echo "$rc $(field p_look level --max-rounds 4 --alpha 0.02 --threshold 100 -c 110 120 115)")" \
+	"4 0.02" "level, two looks: p < 0.02 at each, so one more boot (exit 4)"
+check 1 "verdict=bad n=4 median=89.75 threshold=100 mean_pct=-10.383 sd_pct=1.538 t=-14.2524 p=0.000748 p_look=0.0025 looks=8" \
+	"level, 4 boots 10% below the threshold, 8 looks: bad" level --threshold 100 -c 91 89 90.5 88
+is "$(run_rc "$P" level --threshold 100 -c 200 300; echo "$rc $(sed 's/ .*//' "$T_TMP/out")")" "4 verdict=more" \
+	"level, 2 boots far above: at least 3 boots, one more (exit 4)"
+is "$(field verdict level --threshold 100 -c 120 120 120)" good "level, boots that agree exactly: their side decides"
+# On a log scale: 150, 200 and 266.67 have a geometric mean of 200 (not 205.6).
+is "$(field mean_pct level --threshold 200 -c 150 200 266.6666667)" 0 "level: a log scale (geometric mean 200 against 200)"
+usage "level without --threshold: is required" level -c 110 120 115
+usage "level --max-rounds 2: at least 3" level --max-rounds 2 --threshold 100 -c 110
+usage "level --threshold 0: not positive" level --threshold 0 -c 110
+usage "level --alpha 0.2: below 0.2" level --alpha 0.2 --threshold 100 -c 110
+
 # checkpatch.pl on pbstat.c: tests/t05-lint.sh.
 done_testing

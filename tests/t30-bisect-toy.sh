@@ -412,6 +412,25 @@ like "$rc:$(tail -1 "$T_TMP/err")" '^15:bisect.sh: error: no regression between 
 	"drift fakes a regression: refused after the paired rounds, with their interval"
 # 4 calibration boots, then 2 a round, at most PB_ROUNDS_MAX (10) rounds.
 [ "$(wc -l <"$STUB_LOG")" -le $((4 + 2 * 10)) ] && pass "refused before any step" || fail "refused before any step"
+# A threshold given by the user (-x) in wall-clock mode: the boot is the
+# unit, each step tests the candidate's boots against it (pbstat level,
+# 3 boots at least, no ends booted), and the culprit is confirmed against
+# its parent in paired rounds.
+rm -rf "$PERFBISECT_HOME/bisect" "$PERFBISECT_HOME/results"
+: >"$STUB_LOG"
+run_rc env -u PB_ROUNDS_BELOW STUB_BOOT_NOISE=0.03 STUB_SEED=1 \
+	"$b/bisect.sh" -t "$toy4" -g HEAD~40 -b HEAD -x 900 -e 8 -n 4 -i 4 -N 8
+is "$rc:$(jq -r .culprit "$latest/summary.json")" "0:$culprit4" "threshold (-x 900), +-3% boot noise: exact culprit"
+ml="$(readlink -f "$latest/state")/measure.log"
+like "$(grep -E '^step [0-9]+: [0-9a-f]+: boots [0-9. ]+: verdict=(good|bad) ' "$ml" | head -1)" ' n=([3-9]|10) .*threshold=900 ' \
+	"threshold: a step decides with pbstat level, on 3 boots or more"
+is "$(grep -cE 'verdict=(good|bad) n=[12] .*threshold=' "$ml")" 0 "threshold: no step decides on fewer than 3 boots"
+is "$(grep -cE '^step [0-9]+: [0-9a-f]+: round [0-9]+: GOOD ' "$ml")" 0 "threshold: the steps boot no ends"
+like "$(cat "$latest/progress.txt")" '^step [0-9]+ of .* ([3-9]|10) boots median .* (good|bad) \(threshold 900\)' \
+	"threshold: the progress line of a step gives its boots and the threshold"
+like "$(cat "$(readlink -f "$latest/state")/confirm")" '^in rounds: n=' "threshold: the culprit confirmed in paired rounds"
+is "$(jq -s '[.[] | select(.role == "good" or .role == "bad") | .decision | select(.rule == "level")] | length > 0' "$latest/results.jsonl")" true \
+	"threshold: results.jsonl holds the level records"
 # Without PB_ROUNDS_BELOW a large regression (GOOD 2.9 times BAD) is
 # bisected in rounds too, the boot being the unit: one round a step.
 bisect2 -u PB_ROUNDS_BELOW

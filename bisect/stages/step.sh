@@ -270,6 +270,39 @@ rounds() {
 		"$(sed -n 's/.*pos=\([-0-9.]*\).*/\1/p' <<<"$line")"
 	finish "$verdict"
 }
+# A threshold given by the user (bisect.sh -x) in wall-clock mode: the
+# boot is the unit here too. The candidate is booted once a round, and
+# from the third boot on pbstat level tests the boots' log medians
+# against the threshold (a one-sample t-test, 1% error each way over all
+# the looks); at most PB_ROUNDS_MAX boots, then a skip. The threshold is
+# the user's number, not a measurement, so no ends are booted.
+# threshold_boots MEASURE_OPTION...: judge the candidate so; exits.
+threshold_boots() {
+	local r one=() rc=() line pcode verdict=more meta
+	for ((r = 1; r <= rounds_max; r++)); do
+		if ! cand_boot one "$@"; then
+			meta=$(cat "$("$PB_TOP/bisect/stages/samples.sh" -d "$repo" "$commit" -- "$@")/meta.json" 2>/dev/null || echo '{}')
+			say 'step %d of ~%s  %s  %-50s %s\n' "$step" "$total" "${commit:0:12}" "$subject" \
+				"skip ($(jq -r '.outcome // "failed"' <<<"$meta"))"
+			exit 125
+		fi
+		[ ${#one[@]} -gt 0 ] || abort "step $step: no samples from boot $r of ${commit:0:12}"
+		rc+=("$(median "${one[@]}")")
+		pb_info "step $step, ${commit:0:12}, boot $r of at most $rounds_max: ${rc[*]: -1} against the threshold $threshold $(pb_score_unit "$@")"
+		line=$("$pbstat" level --max-rounds "$rounds_max" --threshold "$threshold" -c "${rc[@]}")
+		pcode=$?
+		echo "step $step: ${commit:0:12}: boots ${rc[*]}: $line" >>"$state/measure.log"
+		decision="level $line"
+		verdict=$(pb_verdict "$pcode") || abort "pbstat level failed: $line"
+		[ "$verdict" = more ] || break
+	done
+	[ "$verdict" = unsure ] && verdict="skip (undecided)"
+	meta=$(cat "$("$PB_TOP/bisect/stages/samples.sh" -d "$repo" "$commit" -- "$@")/meta.json" 2>/dev/null || echo '{}')
+	say 'step %d of ~%s  %s  %-50s build %6.1fs boot %6.1fs  %2d boots median %10s  %s (threshold %s)\n' \
+		"$step" "$total" "${commit:0:12}" "$subject" "$(jq -r '.build_s // 0' <<<"$meta")" \
+		"$(jq -r '.boot_s // 0' <<<"$meta")" "${#rc[@]}" "$(median "${rc[@]}")" "$verdict" "$threshold"
+	finish "$verdict"
+}
 # det_step MEASURE_OPTION...: judge the candidate in deterministic mode
 # (bisect.sh -d det); exits. Boots of a kernel agree within eps, so one
 # boot places it (pbstat detplace against the ends' boot medians); a
@@ -330,7 +363,7 @@ det_step() {
 # those minutes; anything less clear is judged again against ends booted
 # afresh. Small regressions always get fresh ends.
 # judge_samples MEASURE_OPTION...: the older rule, for a large regression
-# (PB_ROUNDS_BELOW) or a threshold given by the user: samples of one boot
+# when PB_ROUNDS_BELOW asks for it: samples of one boot
 # of the candidate against ends booted afresh, or reused while fresh and
 # the answer clear (see fresh_ends); exits.
 judge_samples() {
@@ -352,8 +385,6 @@ judge_samples() {
 		fi
 	fi
 	[ "$reuse" = 1 ] || fresh_ends "$@"
-	jopt=()
-	[ "$fixed_threshold" = true ] && jopt=(--threshold "$threshold")
 
 	# The candidate's samples are this step's own (samples.sh -F): cached
 	# wall-clock samples come from another stretch of time than the ends.
@@ -378,7 +409,7 @@ judge_samples() {
 			exit 125
 		fi
 		mapfile -t cand <<<"$samples"
-		line=$("$pbstat" judge "${jopt[@]}" -g "${good[@]}" -b "${bad[@]}" -c "${cand[@]}")
+		line=$("$pbstat" judge -g "${good[@]}" -b "${bad[@]}" -c "${cand[@]}")
 		jcode=$?
 		echo "step $step: ${commit:0:12}: $line" >>"$state/measure.log"
 		decision="judge $line"
@@ -416,4 +447,5 @@ shift
 same_kernel_step
 [ "$(jq -r '.mode // "wall"' "$state/ends.json")" = det ] && det_step "$@"
 [ "$(jq -r '.rounds // false' "$state/ends.json")" = true ] && rounds "$@"
+[ "$fixed_threshold" = true ] && threshold_boots "$@"
 judge_samples "$@"

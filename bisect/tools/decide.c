@@ -311,3 +311,44 @@ int dec_sprt(const double *pool_g, const double *pool_b, int m,
 		rc = DEC_UNSURE;
 	return rc;
 }
+
+/*
+ * The candidate's boot medians C against a fixed threshold T: a two-sided
+ * one-sample t-test of ln C - ln T, looked at after every boot from the
+ * DEC_LEVEL_MIN-th to the max_boots-th.  alpha is the error each way over
+ * all the looks (Bonferroni): a look decides at p < 2 alpha / looks.
+ * Boots that all agree (sd 0) decide by their side of T at once.  No
+ * answer after max_boots: unsure.
+ */
+int dec_level(const double *c, int n, double threshold, double alpha,
+	      int max_boots, struct dec_level *o)
+{
+	double *d = calloc(n, sizeof(*d));
+	int i;
+
+	if (!d)
+		abort();
+	o->n = n;
+	o->looks = max_boots - DEC_LEVEL_MIN + 1;
+	if (o->looks < 1)
+		o->looks = 1;
+	o->p_look = 2 * alpha / o->looks;
+	for (i = 0; i < n; i++)
+		d[i] = log(c[i]) - log(threshold);
+	o->mean = dec_mean(d, n);
+	o->sd = n > 1 ? dec_sd(d, n) : 0;
+	free(d);
+	o->t = 0;
+	o->p = 1;
+	if (n < DEC_LEVEL_MIN)
+		return n >= max_boots ? DEC_UNSURE : DEC_MORE;
+	if (o->sd > 0) {
+		o->t = o->mean / (o->sd / sqrt(n));
+		o->p = dec_t_two_sided(fabs(o->t), n - 1);
+	} else if (o->mean != 0) {
+		o->p = 0;
+	}
+	if (o->p < o->p_look)
+		return o->mean > 0 ? DEC_GOOD : DEC_BAD;
+	return n >= max_boots ? DEC_UNSURE : DEC_MORE;
+}

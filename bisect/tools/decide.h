@@ -60,4 +60,18 @@ int dec_sprt(const double *pool_g, const double *pool_b, int m,
 	     const double *g, const double *b, const double *c, int n, int k,
 	     double alpha, int max_rounds, struct dec_sprt *o);
 
+/*
+ * Level rule: the candidate's boots against a threshold the user gave, a
+ * one-sample t-test of their logarithms, from DEC_LEVEL_MIN boots on.
+ */
+#define DEC_LEVEL_MIN		3
+
+struct dec_level {
+	int n, looks;
+	double mean, sd, t, p, p_look;	/* mean, sd: of ln C - ln T */
+};
+
+int dec_level(const double *c, int n, double threshold, double alpha,
+	      int max_boots, struct dec_level *o);
+
 #endif

@@ -16,6 +16,7 @@
  *		[--alpha A] [--max-rounds R]
  *	pbstat detcmp -a A... -b B... [--min-effect PCT] [--eps PCT]
  *	pbstat detplace -g G... -b B... -c C... [--eps PCT]
+ *	pbstat level -c C... --threshold T [--alpha A] [--max-rounds R]
  *
  * Each command prints one line of key=value pairs on stdout.
  *
@@ -140,6 +141,14 @@
  *	that far apart a candidate within eps of either end is never unsure,
  *	and never on the other side. Exit 0 good, 1 bad, 3 unsure.
  *
+ * level (the candidate's boot medians against a threshold the user gave,
+ * one boot a round; decide.c): d = ln C - ln T, a two-sided one-sample
+ * t-test of mean(d) = 0 after each boot from the third on, alpha (default
+ * 0.01) the error each way over the R - 2 looks: a look decides at
+ * p < 2 alpha / (R - 2); boots that agree exactly decide by their side.
+ * good: mean(d) > 0, bad: mean(d) < 0. Exit 0 good, 1 bad, 4 one more
+ * boot, 3 unsure after R boots (default 10).
+ *
  * Minimum sample sizes: a side of calibrate/judge needs 3 samples, and
  * the smallest possible one-sided p of each comparison, 1 / C(n1+n2, n1),
  * must be below alpha, or the command exits 2: at alpha 0.05, 3 vs 4
@@ -183,7 +192,8 @@
 	"sprt -g G... -b B... -c C... [-G G... -B B...] [--alpha A] " \
 	"[--max-rounds R] [--cand-boots K] | " \
 	"detcmp -a A... -b B... [--min-effect PCT] [--eps PCT] | " \
-	"detplace -g G... -b B... -c C... [--eps PCT]"
+	"detplace -g G... -b B... -c C... [--eps PCT] | " \
+	"level -c C... --threshold T [--alpha A] [--max-rounds R]"
 
 struct list {
 	char flag;		/* 'g', 'b', 'c', 'a', or 0 for summary */
@@ -311,9 +321,9 @@ static void parse_args(const char *cmd, const char *lists, int argc,
 	a->a.flag = 'a';
 	a->pool_g.flag = 'G';
 	a->pool_b.flag = 'B';
-	if (!strcmp(cmd, "sprt"))
+	if (!strcmp(cmd, "sprt") || !strcmp(cmd, "level"))
 		a->alpha = DEC_SPRT_ALPHA;
-	a->max_rounds = 6;
+	a->max_rounds = strcmp(cmd, "level") ? 6 : 10;
 	a->cand_boots = 1;
 	if (!*lists)
 		cur = &a->vals;
@@ -370,7 +380,7 @@ static void parse_args(const char *cmd, const char *lists, int argc,
 				continue;
 			}
 		}
-		if (!strcmp(cmd, "sprt")) {
+		if (!strcmp(cmd, "sprt") || !strcmp(cmd, "level")) {
 			v = opt_value("--max-rounds", argc, argv, &i);
 			if (v) {
 				a->max_rounds = (int)number_or_die("--max-rounds", v);
@@ -381,7 +391,8 @@ static void parse_args(const char *cmd, const char *lists, int argc,
 				cur = NULL;
 				continue;
 			}
-			v = opt_value("--cand-boots", argc, argv, &i);
+			v = strcmp(cmd, "sprt") ? NULL :
+				opt_value("--cand-boots", argc, argv, &i);
 			if (v) {
 				a->cand_boots = (int)number_or_die("--cand-boots", v);
 				if (a->cand_boots < 1 || a->cand_boots > 4 ||
@@ -405,7 +416,7 @@ static void parse_args(const char *cmd, const char *lists, int argc,
 				continue;
 			}
 		}
-		if (!strcmp(cmd, "judge")) {
+		if (!strcmp(cmd, "judge") || !strcmp(cmd, "level")) {
 			v = opt_value("--threshold", argc, argv, &i);
 			if (v) {
 				a->threshold = number_or_die("--threshold", v);
@@ -917,6 +928,27 @@ static int cmd_sprt(struct args *a)
 	return rc;
 }
 
+static int cmd_level(struct args *a)
+{
+	struct dec_level q;
+	int rc;
+
+	need(&a->c, 1);
+	if (!a->have_threshold)
+		die("level: --threshold T is required");
+	if (a->alpha >= 0.2)
+		die("level: --alpha must be below 0.2");
+	if (a->max_rounds < DEC_LEVEL_MIN)
+		die("level: --max-rounds must be at least %d", DEC_LEVEL_MIN);
+	rc = dec_level(a->c.v, a->c.n, a->threshold, a->alpha, a->max_rounds,
+		       &q);
+	printf("verdict=%s n=%d median=%s threshold=%s mean_pct=%s sd_pct=%s t=%s p=%s p_look=%s looks=%d\n",
+	       verdict_name(rc), q.n, F(median(a->c.v, a->c.n)),
+	       F(a->threshold), FPCT(100 * expm1(q.mean)), FPCT(100 * q.sd),
+	       F(q.t), FP(q.p), FP(q.p_look), q.looks);
+	return rc;
+}
+
 /* The widest boot-to-boot spread of L, as 100 * (max / min - 1). */
 static double level_spread(const struct list *l)
 {
@@ -1048,7 +1080,11 @@ int main(int argc, char **argv)
 		parse_args(cmd, "gbc", argc - 2, argv + 2, &args);
 		return cmd_detplace(&args);
 	}
-	die("unknown command '%s' (summary, calibrate, judge, ends, effect, paired, place, sprt, detcmp, detplace)",
+	if (!strcmp(cmd, "level")) {
+		parse_args(cmd, "c", argc - 2, argv + 2, &args);
+		return cmd_level(&args);
+	}
+	die("unknown command '%s' (summary, calibrate, judge, ends, effect, paired, place, sprt, detcmp, detplace, level)",
 	    cmd);
 	return EXIT_USAGE;
 }
