@@ -112,6 +112,38 @@ cand_boot() {
 	_cb=()
 	mapfile -t _cb < <(tail -n +$((have + 1)) <<<"$out")
 }
+# cand_meta MEASURE_OPTION...: print the candidate's build and boot record.
+cand_meta() {
+	cat "$("$PB_TOP/bisect/stages/samples.sh" -d "$repo" "$commit" -- "$@")/meta.json" 2>/dev/null || echo '{}'
+}
+# take_verdict RULE LINE CODE: the verdict of pbstat RULE from its LINE and
+# exit CODE into verdict, and both into the step's decision record.
+take_verdict() {
+	decision="$1 $2"
+	verdict=$(pb_verdict "$3") || abort "pbstat $1 failed: $2"
+}
+# say_measured COUNT WHAT MEDIAN NOTE MEASURE_OPTION...: the progress line
+# of a step measured in COUNT WHAT (rounds, boots): build and boot times,
+# the candidate's MEDIAN, the verdict (unsure is a skip) and NOTE.
+say_measured() {
+	local count=$1 what=$2 med=$3 note=$4 meta
+	shift 4
+	[ "$verdict" = unsure ] && verdict="skip (undecided)"
+	meta=$(cand_meta "$@")
+	say 'step %d of ~%s  %s  %-50s build %6.1fs boot %6.1fs  %2d %s median %10s  %s (%s)\n' \
+		"$step" "$total" "${commit:0:12}" "$subject" "$(jq -r '.build_s // 0' <<<"$meta")" \
+		"$(jq -r '.boot_s // 0' <<<"$meta")" "$count" "$what" "$med" "$verdict" "$note"
+}
+# cand_boot_or_skip VAR MEASURE_OPTION...: cand_boot, or, when the
+# candidate does not build or boot, say so and exit 125 (skip).
+cand_boot_or_skip() {
+	local into=$1
+	shift
+	cand_boot "$into" "$@" && return 0
+	say 'step %d of ~%s  %s  %-50s %s\n' "$step" "$total" "${commit:0:12}" "$subject" \
+		"skip ($(jq -r '.outcome // "failed"' <<<"$(cand_meta "$@")"))"
+	exit 125
+}
 
 # The stages, in the order main runs them.
 
@@ -230,14 +262,7 @@ rounds() {
 		for k in $order; do
 			case $k in
 			g) fresh_end one "$gsha" "$@" ;;
-			c)
-				if ! cand_boot one "$@"; then
-					meta=$(cat "$("$PB_TOP/bisect/stages/samples.sh" -d "$repo" "$commit" -- "$@")/meta.json" 2>/dev/null || echo '{}')
-					say 'step %d of ~%s  %s  %-50s %s\n' "$step" "$total" "${commit:0:12}" "$subject" \
-						"skip ($(jq -r '.outcome // "failed"' <<<"$meta"))"
-					exit 125
-				fi
-				;;
+			c) cand_boot_or_skip one "$@" ;;
 			b) fresh_end one "$bsha" "$@" ;;
 			esac
 			[ ${#one[@]} -gt 0 ] || abort "step $step: no samples from a boot in round $r"
@@ -258,16 +283,11 @@ rounds() {
 			-g "${rg[@]}" -b "${rb[@]}" -c "${rc[@]}")
 		pcode=$?
 		echo "step $step: ${commit:0:12}: $line" >>"$state/measure.log"
-		decision="sprt $line"
-		verdict=$(pb_verdict "$pcode") || abort "pbstat sprt failed: $line"
+		take_verdict sprt "$line" "$pcode"
 		[ "$verdict" = more ] || break
 	done
-	[ "$verdict" = unsure ] && verdict="skip (undecided)"
-	meta=$(cat "$("$PB_TOP/bisect/stages/samples.sh" -d "$repo" "$commit" -- "$@")/meta.json" 2>/dev/null || echo '{}')
-	say 'step %d of ~%s  %s  %-50s build %6.1fs boot %6.1fs  %2d rounds median %10s  %s (at %s of GOOD/BAD)\n' \
-		"$step" "$total" "${commit:0:12}" "$subject" "$(jq -r '.build_s // 0' <<<"$meta")" \
-		"$(jq -r '.boot_s // 0' <<<"$meta")" "${#rg[@]}" "$(median "${rc[@]}")" "$verdict" \
-		"$(sed -n 's/.*pos=\([-0-9.]*\).*/\1/p' <<<"$line")"
+	say_measured "${#rg[@]}" rounds "$(median "${rc[@]}")" \
+		"at $(sed -n 's/.*pos=\([-0-9.]*\).*/\1/p' <<<"$line") of GOOD/BAD" "$@"
 	finish "$verdict"
 }
 # A threshold given by the user (bisect.sh -x) in wall-clock mode: the
@@ -280,27 +300,17 @@ rounds() {
 threshold_boots() {
 	local r one=() rc=() line pcode verdict=more meta
 	for ((r = 1; r <= rounds_max; r++)); do
-		if ! cand_boot one "$@"; then
-			meta=$(cat "$("$PB_TOP/bisect/stages/samples.sh" -d "$repo" "$commit" -- "$@")/meta.json" 2>/dev/null || echo '{}')
-			say 'step %d of ~%s  %s  %-50s %s\n' "$step" "$total" "${commit:0:12}" "$subject" \
-				"skip ($(jq -r '.outcome // "failed"' <<<"$meta"))"
-			exit 125
-		fi
+		cand_boot_or_skip one "$@"
 		[ ${#one[@]} -gt 0 ] || abort "step $step: no samples from boot $r of ${commit:0:12}"
 		rc+=("$(median "${one[@]}")")
 		pb_info "step $step, ${commit:0:12}, boot $r of at most $rounds_max: ${rc[*]: -1} against the threshold $threshold $(pb_score_unit "$@")"
 		line=$("$pbstat" level --max-rounds "$rounds_max" --threshold "$threshold" -c "${rc[@]}")
 		pcode=$?
 		echo "step $step: ${commit:0:12}: boots ${rc[*]}: $line" >>"$state/measure.log"
-		decision="level $line"
-		verdict=$(pb_verdict "$pcode") || abort "pbstat level failed: $line"
+		take_verdict level "$line" "$pcode"
 		[ "$verdict" = more ] || break
 	done
-	[ "$verdict" = unsure ] && verdict="skip (undecided)"
-	meta=$(cat "$("$PB_TOP/bisect/stages/samples.sh" -d "$repo" "$commit" -- "$@")/meta.json" 2>/dev/null || echo '{}')
-	say 'step %d of ~%s  %s  %-50s build %6.1fs boot %6.1fs  %2d boots median %10s  %s (threshold %s)\n' \
-		"$step" "$total" "${commit:0:12}" "$subject" "$(jq -r '.build_s // 0' <<<"$meta")" \
-		"$(jq -r '.boot_s // 0' <<<"$meta")" "${#rc[@]}" "$(median "${rc[@]}")" "$verdict" "$threshold"
+	say_measured "${#rc[@]}" boots "$(median "${rc[@]}")" "threshold $threshold" "$@"
 	finish "$verdict"
 }
 # det_step MEASURE_OPTION...: judge the candidate in deterministic mode
@@ -319,7 +329,7 @@ det_step() {
 			2>>"$state/measure.log")
 		rcode=$?
 		[ "$rcode" -eq "$PB_INTERRUPTED" ] && interrupted
-		meta=$(cat "$("$PB_TOP/bisect/stages/samples.sh" -d "$repo" "$commit" -- "$@")/meta.json" 2>/dev/null || echo '{}')
+		meta=$(cand_meta "$@")
 		if [ "$rcode" -ne 0 ]; then
 			[ "$(pb_bisect_code "$rcode")" = 125 ] ||
 				abort "step $step: measuring ${commit:0:12} failed (code $rcode); see $state/measure.log"
