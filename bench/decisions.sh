@@ -5,11 +5,13 @@
 # bisects with pbsim (bisect/tools/pbsim.c), which runs perfbisect's own rules
 # (bisect/tools/decide.c, the code pbstat runs for step.sh and bisect.sh) over
 # regression sizes 2-60% and boot-to-boot noise (sigma, sd of a boot's
-# log throughput) 0-0.25, and prints a table per rule.
+# log throughput) 0-0.25, and prints a table per rule, with a column of
+# boots per bisect.
 # Usage: bench/decisions.sh [-n BISECTS] [-r ROUNDS] [-s SEED] [-R RULE]... [RESULT_FILE]
 #   -n: simulated bisects per cell (default 500); -r: at most ROUNDS
 #   rounds a step (default PB_ROUNDS_MAX, 10); -R: sprt (the rule steps
-#   use) and/or place (the rule before it), default both.
+#   use), place (the rule before it) and/or level (a threshold given
+#   with -x in wall-clock mode), default all three.
 # Last line: "wrong culprits: N of M (P%), worst cell Q%; steps decided
 # within 5 rounds: A% at 20%/sigma 0.10; steps decided: B% at 10%/sigma
 # 0.05", of the first rule (issue 18's targets: A 95, B 90).
@@ -33,11 +35,11 @@ shift $((OPTIND - 1))
 pb_check_range "simulated bisects (-n)" "$bisects" 1 1000000
 pb_check_range "rounds a step (-r)" "$rounds" 3 40
 pb_check_range "seed (-s)" "$seed" 1 2147483647
-[ ${#rules[@]} -gt 0 ] || rules=(sprt place)
+[ ${#rules[@]} -gt 0 ] || rules=(sprt place level)
 for r in "${rules[@]}"; do
 	case $r in
-	sprt | place) ;;
-	*) pb_die "$PB_USAGE" "-R: the rule is sprt or place, not '$r'" ;;
+	sprt | place | level) ;;
+	*) pb_die "$PB_USAGE" "-R: the rule is sprt, place or level, not '$r'" ;;
 	esac
 done
 out=${1:-}
@@ -62,7 +64,7 @@ done
 cell() {
 	awk -v s="$1" -v g="$2" -v c="$3" '$1 == s && $2 == g { print $c }' "$tmp/$first"
 }
-worst=$(awk '$1 ~ /^[0-9.]+$/ && NF == 12 && $4 > w { w = $4 } END { print w + 0 }' "$tmp/$first")
+worst=$(awk '$1 ~ /^[0-9.]+$/ && NF == 13 && $4 > w { w = $4 } END { print w + 0 }' "$tmp/$first")
 last="$(tail -1 "$tmp/$first"), worst cell $worst%; steps decided within 5 rounds: $(cell 20 0.1 9)% at 20%/sigma 0.10; steps decided: $(cell 10 0.05 8)% at 10%/sigma 0.05"
 if [ -n "$out" ]; then
 	{

@@ -277,22 +277,38 @@ is "$(field verdict place -g 100 100 100 -b 50 95 99 -c 67.27 92.71 94.65)" unsu
 # = 0.0992466, span - t(0.9, 3) * sd / 2 = 0.7 - 1.637744 * 0.0408248 =
 # 0.633139. One round at GOOD's level: s = ln C - (ln G + ln B) / 2 =
 # 0.35, var = 0.0992466^2 * (1/1 + 1/2), llr = 0.633139 * 0.35 / var =
-# 14.9984 > ln(0.99 / 0.01).
+# 14.9984 > ln(0.99 / 0.01) - 0.8 = 3.7951.
 PG=(100 100 100 100)
 PB=(54.8811636094 49.6585303791 44.9328964117 49.6585303791)
 b7=49.6585303791
-check 0 "verdict=good n=1 k=1 pool=4 pos=1 llr=14.9984 bound=4.5951 span_pct=101.375 sd_boot_pct=5.774 span_used_pct=88.351 sd_used_pct=9.925" \
+check 0 "verdict=good n=1 k=1 pool=4 cand_pairs=0 pos=1 llr=14.9984 bound=3.7951 span_pct=101.375 sd_boot_pct=5.774 span_used_pct=88.351 sd_used_pct=9.925" \
 	"sprt, one round at GOOD's level, a pool of 4: good" \
 	sprt -G "${PG[@]}" -B "${PB[@]}" -g 100 -b "$b7" -c 100
 is "$(field llr sprt -G "${PG[@]}" -B "${PB[@]}" -g 100 -b "$b7" -c "$b7")" -14.9984 \
 	"sprt, one round at BAD's level: llr -14.9984"
-check 1 "verdict=bad n=1 k=1 pool=4 pos=0 llr=-14.9984 bound=4.5951 span_pct=101.375 sd_boot_pct=5.774 span_used_pct=88.351 sd_used_pct=9.925" \
+check 1 "verdict=bad n=1 k=1 pool=4 cand_pairs=0 pos=0 llr=-14.9984 bound=3.7951 span_pct=101.375 sd_boot_pct=5.774 span_used_pct=88.351 sd_used_pct=9.925" \
 	"sprt, one round at BAD's level: bad" \
 	sprt -G "${PG[@]}" -B "${PB[@]}" -g 100 -b "$b7" -c "$b7"
 # Two candidate boots a round (step.sh's C G B C): var = sd^2 (1/2 + 1/2),
 # llr = 0.633139 * 0.35 / 0.0992466^2 = 22.4976.
 is "$(field llr sprt --cand-boots 2 -G "${PG[@]}" -B "${PB[@]}" -g 100 -b "$b7" -c 100 100)" 22.4976 \
 	"sprt --cand-boots 2, one round at GOOD's level: llr 22.4976"
+# Pairs of candidate boots in the pool (-C) add to the spread's degrees of
+# freedom: two pairs that agree (100 100, 90 90) leave the sum of squares
+# at 3 * 0.0816497^2 = 0.02, now over 3 + 2 df: a pair's variance 0.004,
+# one boot's sd 0.0447214, at its 80% bound * sqrt(5 / 2.355701) =
+# 0.0651539; the span's bound uses t(0.9, 5) = 1.475884: 0.7 - 1.475884 *
+# sqrt(0.004 / 4) = 0.653329, llr = 0.653329 * 0.35 / 0.0651539^2 =
+# 53.8666.
+check 0 "verdict=good n=1 k=2 pool=4 cand_pairs=2 pos=1 llr=53.8666 bound=3.7951 span_pct=101.375 sd_boot_pct=4.472 span_used_pct=92.193 sd_used_pct=6.515" \
+	"sprt, candidate pairs in the pool: the spread from 3 + 2 df" \
+	sprt --cand-boots 2 -G "${PG[@]}" -B "${PB[@]}" -C 100 100 90 90 -g 100 -b "$b7" -c 100 100
+# Pairs that disagree widen it: 100 against 80 (ln 1.25 = 0.2231436) adds
+# 0.0497931 to the sum of squares: 0.0697931 over 4 df, a pair's variance
+# 0.0174483, one boot's sd sqrt(0.0174483 / 2) = 0.0934031.
+is "$(field sd_boot_pct sprt --cand-boots 2 -G "${PG[@]}" -B "${PB[@]}" -C 100 80 -g 100 -b "$b7" -c 100 100)" 9.34 \
+	"sprt, a candidate pair 25% apart: one boot's sd 9.34%"
+usage "sprt with an odd -C: pairs" sprt --cand-boots 2 -G "${PG[@]}" -B "${PB[@]}" -C 100 -g 100 -b "$b7" -c 100 100
 # One boot at each end's level: their mean is halfway, s = 0.
 is "$(field llr sprt --cand-boots 2 -G "${PG[@]}" -B "${PB[@]}" -g 100 -b "$b7" -c 100 "$b7")" 0 \
 	"sprt --cand-boots 2, the candidate's boots at GOOD's and BAD's level: llr 0"
@@ -312,16 +328,16 @@ is "$(field verdict sprt -G "${PG[@]}" -B "${PB[@]}" -g 100 -b "$b7" -c "$c3")" 
 is "$(field verdict sprt -G "${PG[@]}" -B "${PB[@]}" -g 100 100 -b "$b7" "$b7" -c "$c3" "$c3")" bad \
 	"sprt, 0.4 of the span, two rounds: bad"
 is "$(field verdict sprt --alpha 0.001 -G "${PG[@]}" -B "${PB[@]}" -g 100 100 -b "$b7" "$b7" -c "$c3" "$c3")" more \
-	"sprt, the same at --alpha 0.001 (bound 6.907): more"
+	"sprt, the same at --alpha 0.001 (bound 6.1068): more"
 # Futility: a pool whose span (2%) is within its spread (ln G - ln B = 0.1,
 # -0.08, 0.12, -0.06: sd 0.1046, one boot's 0.0740): 9 more rounds could
-# give 2 * 9 * 0.02^2 / (2 * 0.0740^2 * 1.5) = 0.44, not 4.6: unsure after
+# give 2 * 9 * 0.02^2 / (2 * 0.0740^2 * 1.5) = 0.44, not 3.8: unsure after
 # the first round, not after the tenth.
 read -r -a FB < <(awk 'BEGIN { printf "%.10f %.10f %.10f %.10f", 100 * exp(-0.1), 100 * exp(0.08), 100 * exp(-0.12), 100 * exp(0.06) }')
 is "$(run_rc "$P" sprt --max-rounds 10 -G 100 100 100 100 -B "${FB[@]}" -g 100 -b 98 -c 99; echo "$rc $(sed 's/ .*//' "$T_TMP/out")")" \
 	"3 verdict=unsure" "sprt, a span within the noise: unsure in the first round (futile)"
 # The same candidate with the ends 2.5 times as far apart (span 5%, the
-# same spread): 9 rounds could give 2.7, below 4.6: still futile; at 10%
+# same spread): 9 rounds could give 2.7, below 3.8: still futile; at 10%
 # (11.0 possible): one more round.
 read -r -a FB < <(awk 'BEGIN { printf "%.10f %.10f %.10f %.10f", 100 * exp(-0.15), 100 * exp(0.05), 100 * exp(-0.17), 100 * exp(0.07) }')
 is "$(field verdict sprt --max-rounds 10 -G 100 100 100 100 -B "${FB[@]}" -g 100 -b 98 -c 99)" unsure \
@@ -417,6 +433,14 @@ check 1 "verdict=bad n=4 median=89.75 threshold=100 mean_pct=-10.383 sd_pct=1.53
 is "$(run_rc "$P" level --threshold 100 -c 200 300; echo "$rc $(sed 's/ .*//' "$T_TMP/out")")" "4 verdict=more" \
 	"level, 2 boots far above: at least 3 boots, one more (exit 4)"
 is "$(field verdict level --threshold 100 -c 120 120 120)" good "level, boots that agree exactly: their side decides"
+# Futility: 101, 99, 100.5 against 100 (mean 0.163%, sd 1.041%): at 10
+# boots t would be 0.00163 / 0.01041 * sqrt(10) = 0.50; twice that is
+# below the last look's critical t (9 df, p 0.0025: 3.69): unsure at once.
+is "$(run_rc "$P" level --threshold 100 -c 101 99 100.5; echo "$rc $(sed 's/ .*//' "$T_TMP/out")")" "3 verdict=unsure" \
+	"level, 3 boots within 1% of the threshold, 10 at most: unsure at once (futile)"
+# 104, 99, 103 (mean 1.977%, sd 2.611%): 2 * 2.37 is above 3.69: one more.
+is "$(run_rc "$P" level --threshold 100 -c 104 99 103; echo "$rc $(sed 's/ .*//' "$T_TMP/out")")" "4 verdict=more" \
+	"level, 3 boots 2% above with a 2.6% spread: one more boot"
 # On a log scale: 150, 200 and 266.67 have a geometric mean of 200 (not 205.6).
 is "$(field mean_pct level --threshold 200 -c 150 200 266.6666667)" 0 "level: a log scale (geometric mean 200 against 200)"
 usage "level without --threshold: is required" level -c 110 120 115

@@ -57,6 +57,30 @@ for c in "20 0.1" "10 0.05"; do
 		pass "$s% regression, sigma $g: 2 candidate boots a round decide more steps within 5 rounds, in fewer boots per decided step" ||
 		fail "$s% regression, sigma $g: 2 candidate boots a round decide more steps within 5 rounds, in fewer boots per decided step"
 done
+# The pairs of candidate boots add to the spread's estimate (pbstat sprt
+# -C): more steps decided within 5 rounds than from the end pairs alone.
+"$S" --rule sprt --bisects 1000 --sizes 20,10 --sigmas 0.1,0.05 --spread-from ends >"$T_TMP/ends" 2>"$T_TMP/err"
+is "$?:$(cat "$T_TMP/err")" "0:" "pbsim --spread-from ends runs"
+for c in "20 0.1" "10 0.05"; do
+	read -r s g <<<"$c"
+	awk -v a="$(col "$T_TMP/sprt" "$s" "$g" 9)" -v b="$(col "$T_TMP/ends" "$s" "$g" 9)" 'BEGIN { exit !(a > b) }' &&
+		pass "$s% regression, sigma $g: candidate pairs in the spread decide more steps within 5 rounds" ||
+		fail "$s% regression, sigma $g: candidate pairs in the spread decide more steps within 5 rounds"
+done
+# A threshold given by the user (-x) in wall-clock mode: the level rule
+# keeps the same bounds, though nothing cancels the drift (10 boots a
+# step at most, PB_ROUNDS_MAX's default).
+"$S" --rule level --bisects 300 --max-rounds 10 --sizes 5,20,40 --sigmas 0,0.1 >"$T_TMP/level" 2>"$T_TMP/err"
+is "$?:$(cat "$T_TMP/err")" "0:" "pbsim --rule level runs"
+for s in 5 20 40; do
+	for g in 0 0.1; do
+		at_most "$(col "$T_TMP/level" "$s" "$g" 4)" 1 "level, $s% regression, sigma $g: wrong culprits at most 1%"
+		at_most "$(col "$T_TMP/level" "$s" "$g" 10)" 1 "level, $s% regression, sigma $g: steps decided wrongly at most 1%"
+	done
+done
+awk -v d="$(col "$T_TMP/level" 40 0 3)" 'BEGIN { exit !(d >= 95) }' &&
+	pass "level, 40% regression, no boot noise: at least 95% of the bisects decided" ||
+	fail "level, 40% regression, no boot noise: at least 95% of the bisects decided"
 # Without noise a 40% regression is decided in one round a step, always.
 is "$(col "$T_TMP/sprt" 40 0 3):$(col "$T_TMP/sprt" 40 0 8)" "100.0:100.0" "40%, no boot noise: every bisect and step decided"
 at_most "$(col "$T_TMP/sprt" 40 0 11)" 1.1 "40%, no boot noise: about one round a step" " rounds"
@@ -67,7 +91,8 @@ is "$(cmp -s "$T_TMP/a" "$T_TMP/b" && echo same)" same "pbsim is deterministic f
 
 # Bad input: exit 2, one line.
 for args in "--rule magic" "--sizes 0" "--sizes 100" "--sigmas -1" "--sizes 1,,2" "--bisects 0" \
-	"--sizes 5,x" "--within 0.1,0.2" "--drift x" "--max-rounds 2" "--commits 1" "--seed x" "--frobnicate 1" "--rule" "--cand-boots 5"; do
+	"--sizes 5,x" "--within 0.1,0.2" "--drift x" "--max-rounds 2" "--commits 1" "--seed x" "--frobnicate 1" "--rule" "--cand-boots 5" \
+	"--spread-from pool" "--pool-min 101"; do
 	# shellcheck disable=SC2086
 	run_rc "$S" $args
 	if [ "$rc" = 2 ] && [ "$(wc -l <"$T_TMP/err")" = 1 ] && [ ! -s "$T_TMP/out" ]; then

@@ -247,7 +247,9 @@ same_kernel_step() {
 # one more round. It judges
 # the candidate by its log ratios to the ends of its own round, with the
 # span and the boot-to-boot spread estimated from every pair of end boots
-# of the bisect ($state/pool: the ends check's rounds and every step's).
+# of the bisect ($state/pool: the ends check's rounds and every step's);
+# the two candidate boots of every round so far (the pool's "c" lines)
+# add to the spread's estimate.
 # At most PB_ROUNDS_MAX (default 10) rounds; still unsure: skip.
 # rounds MEASURE_OPTION...: judge the candidate in rounds; exits. A round
 # boots the candidate, GOOD, BAD and the candidate again (GOOD and BAD
@@ -255,7 +257,7 @@ same_kernel_step() {
 # cancel a drift linear in time, and give pbstat sprt 1.5 times the
 # evidence of one for 4 boots instead of 3 (bench/decisions.sh).
 rounds() {
-	local r k sha rg=() rb=() rc=() pg=() pb=() one m line pcode verdict meta order
+	local r k sha rg=() rb=() rc=() pg=() pb=() pc=() one m line pcode verdict meta order
 	for ((r = 1; r <= rounds_max; r++)); do
 		order="c g b c"
 		[ $((r % 2)) -eq 0 ] && order="c b g c"
@@ -276,11 +278,13 @@ rounds() {
 		echo "step $step: ${commit:0:12}: round $r: GOOD ${rg[*]: -1} candidate ${rc[*]: -2} BAD ${rb[*]: -1}" >>"$state/measure.log"
 		# A step in rounds takes minutes: say how far it got.
 		pb_info "step $step, ${commit:0:12}, round $r of at most $rounds_max: GOOD ${rg[*]: -1}, candidate ${rc[*]: -2}, BAD ${rb[*]: -1} $(pb_score_unit "$@")"
-		echo "${rg[*]: -1} ${rb[*]: -1}" >>"$state/pool" || abort "cannot write $state/pool"
+		printf '%s %s\nc %s %s\n' "${rg[*]: -1}" "${rb[*]: -1}" "${rc[@]: -2}" >>"$state/pool" ||
+			abort "cannot write $state/pool"
 		mapfile -t pg < <(awk 'NF == 2 { print $1 }' "$state/pool")
 		mapfile -t pb < <(awk 'NF == 2 { print $2 }' "$state/pool")
+		mapfile -t pc < <(awk '$1 == "c" && NF == 3 { print $2; print $3 }' "$state/pool")
 		line=$("$pbstat" sprt --max-rounds "$rounds_max" --cand-boots 2 -G "${pg[@]}" -B "${pb[@]}" \
-			-g "${rg[@]}" -b "${rb[@]}" -c "${rc[@]}")
+			-C "${pc[@]}" -g "${rg[@]}" -b "${rb[@]}" -c "${rc[@]}")
 		pcode=$?
 		echo "step $step: ${commit:0:12}: $line" >>"$state/measure.log"
 		take_verdict sprt "$line" "$pcode"

@@ -9,8 +9,6 @@
 
 #include "decide.h"
 
-#define Z80		0.8416212335	/* the standard normal's 80% quantile */
-
 double dec_mean(const double *v, int n)
 {
 	double s = 0;
@@ -107,15 +105,15 @@ double dec_t_quantile(double p, double df)
 }
 
 /*
- * The chi-square quantile of DF degrees of freedom with 20% below it
- * (Wilson-Hilferty), never below a tenth of DF: enough for an upper bound
- * of a standard deviation.
+ * The chi-square quantile of DF degrees of freedom below which lies the
+ * standard normal's share below -Z (Wilson-Hilferty), never below a tenth
+ * of DF: enough for an upper bound of a standard deviation.
  */
-double dec_chi2_q20(double df)
+double dec_chi2_lower(double df, double z)
 {
 	double k = 2 / (9 * df), q;
 
-	q = 1 - k - Z80 * sqrt(k);
+	q = 1 - k - z * sqrt(k);
 	q = df * q * q * q;
 	return q > df / 10 ? q : df / 10;
 }
@@ -245,30 +243,40 @@ static int futile(const struct dec_sprt *o, int k, int max_rounds)
  * [-ln((1 - a) / a), ln((1 - a) / a)], a being the error each way.
  * A second candidate boot per round makes a round worth 1.5 times as much
  * evidence for 4 boots instead of 3.
- * D and v come from the pool of end pairs (every GOOD and BAD boot pair
- * of the bisect so far, this step's included), taken conservatively: D
- * at its one-sided 90% lower bound, the sd at its one-sided 80% upper
- * bound, so a pool of a few pairs asks for more rounds, not for more
- * luck. bench/decisions.sh chose these levels: 90% for the sd as well
- * kept every step's error below 0.25% but decided 3 points fewer steps;
- * the point estimates let the errors reach 1.3%, above the 1% asked.
- * Below DEC_SPRT_MIN_POOL pairs, or with a span not above zero, there is
- * no answer yet. A step that cannot reach a bound in its
- * remaining rounds is unsure at once (futile).
+ * D and v come from the pool: every GOOD and BAD boot pair of the bisect
+ * so far, this step's included, for D and v, and every round's pair of
+ * candidate boots (ln C1 - ln C2, mean 0, variance 2 v, more with a drift
+ * between the two boots: the conservative side) for v too, so
+ * that v's degrees of freedom grow with each round of every step, not
+ * only with the end pairs. They are taken conservatively: D at its
+ * one-sided 90% lower bound, the sd at its one-sided 80% upper bound, so
+ * that a small pool asks for more rounds, not for more luck.
+ * Wald's bounds ignore how far the last round overshoots them: with the
+ * span and the spread known, a step errs 0.3% of the time instead of the
+ * 1% asked (bench/README.md). The bounds are DEC_SPRT_OVERSHOOT closer:
+ * pbsim chose 0.8, which keeps every cell's steps below 0.75% wrong.
+ * With the candidate pairs it decides 86% of the steps within 5 rounds
+ * at a 20% regression and sigma 0.10 (77.0% with Wald's bounds and the
+ * end pairs alone); a 70% level for the sd would give 88%, with a cell at
+ * 0.86% wrong (bench/README.md).
+ * Below DEC_SPRT_MIN_POOL end pairs, or with a span not above zero, there
+ * is no answer yet. A step that cannot reach a bound in its remaining
+ * rounds is unsure at once (futile).
  */
-int dec_sprt(const double *pool_g, const double *pool_b, int m,
-	     const double *g, const double *b, const double *c, int n, int k,
-	     double alpha, int max_rounds, struct dec_sprt *o)
+int dec_sprt(const struct dec_pool *pool, const double *g, const double *b,
+	     const double *c, int n, int k, double alpha, int max_rounds,
+	     struct dec_sprt *o)
 {
-	double *d, sum = 0, cb = 0, span_rounds = 0, var_s, lc;
-	int i, j, rc = DEC_MORE;
+	double sum = 0, cb = 0, span_rounds = 0, var_s, lc, d, ss = 0, var_pair;
+	int i, j, m = pool->m, df, rc = DEC_MORE;
 
 	o->n = n;
 	o->k = k;
 	o->m = m;
+	o->mc = pool->mc;
 	o->span = o->sd_boot = o->span_used = o->sd_used = 0;
 	o->llr = 0;
-	o->upper = log((1 - alpha) / alpha);
+	o->upper = log((1 - alpha) / alpha) - DEC_SPRT_OVERSHOOT;
 	o->lower = -o->upper;
 	o->pos = 0.5;
 	for (i = 0; i < n; i++) {
@@ -282,17 +290,22 @@ int dec_sprt(const double *pool_g, const double *pool_b, int m,
 	if (n > 0 && span_rounds > 0)
 		o->pos = cb / span_rounds;
 	if (m >= DEC_SPRT_MIN_POOL) {
-		d = calloc(m, sizeof(*d));
-		if (!d)
-			abort();
 		for (i = 0; i < m; i++)
-			d[i] = log(pool_g[i]) - log(pool_b[i]);
-		o->span = dec_mean(d, m);
-		o->sd_boot = dec_sd(d, m) / M_SQRT2;
-		o->sd_used = o->sd_boot * sqrt((m - 1) / dec_chi2_q20(m - 1));
-		o->span_used = o->span;
-		o->span_used -= dec_t_quantile(0.2, m - 1) * dec_sd(d, m) / sqrt(m);
-		free(d);
+			o->span += (log(pool->g[i]) - log(pool->b[i])) / m;
+		for (i = 0; i < m; i++) {
+			d = log(pool->g[i]) - log(pool->b[i]) - o->span;
+			ss += d * d;
+		}
+		for (i = 0; i < pool->mc; i++) {
+			d = log(pool->c1[i]) - log(pool->c2[i]);
+			ss += d * d;
+		}
+		df = m - 1 + pool->mc;
+		var_pair = ss / df;
+		o->sd_boot = sqrt(var_pair / 2);
+		o->sd_used = o->sd_boot * sqrt(df / dec_chi2_lower(df, DEC_SPRT_SD_Z));
+		o->span_used = o->span -
+			dec_t_quantile(DEC_SPRT_SPAN_P, df) * sqrt(var_pair / m);
 		var_s = o->sd_used * o->sd_used * (1.0 / k + 0.5);
 		if (o->span_used > 0 && var_s > 0) {
 			o->llr = o->span_used * sum / var_s;
@@ -313,12 +326,30 @@ int dec_sprt(const double *pool_g, const double *pool_b, int m,
 }
 
 /*
+ * A candidate whose t at max_boots boots, were its mean and sd to stay
+ * what they are, would fall short of the last look's critical t even when
+ * doubled, is unsure at once: boots near the threshold would otherwise
+ * cost every step max_boots boots (bench/decisions.sh, rule level).
+ */
+static int level_futile(const struct dec_level *o, int max_boots)
+{
+	double t_max;
+
+	if (o->sd <= 0)
+		return 0;
+	t_max = fabs(o->mean) / o->sd * sqrt(max_boots);
+	return DEC_SPRT_FUTILITY * t_max <
+	       dec_t_quantile(o->p_look, max_boots - 1);
+}
+
+/*
  * The candidate's boot medians C against a fixed threshold T: a two-sided
  * one-sample t-test of ln C - ln T, looked at after every boot from the
  * DEC_LEVEL_MIN-th to the max_boots-th.  alpha is the error each way over
  * all the looks (Bonferroni): a look decides at p < 2 alpha / looks.
  * Boots that all agree (sd 0) decide by their side of T at once.  No
- * answer after max_boots: unsure.
+ * answer after max_boots, or one out of reach before (level_futile):
+ * unsure.
  */
 int dec_level(const double *c, int n, double threshold, double alpha,
 	      int max_boots, struct dec_level *o)
@@ -350,5 +381,7 @@ int dec_level(const double *c, int n, double threshold, double alpha,
 	}
 	if (o->p < o->p_look)
 		return o->mean > 0 ? DEC_GOOD : DEC_BAD;
-	return n >= max_boots ? DEC_UNSURE : DEC_MORE;
+	if (n >= max_boots || level_futile(o, max_boots))
+		return DEC_UNSURE;
+	return DEC_MORE;
 }

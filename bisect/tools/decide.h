@@ -21,6 +21,14 @@ enum dec_verdict {
 
 /* Sequential rule: error rates of one step, and its smallest round count. */
 #define DEC_SPRT_ALPHA		0.01
+/*
+ * How far inside Wald's bounds a step answers, and how conservatively it
+ * takes the span and the spread (see dec_sprt): chosen with pbsim
+ * (bench/decisions.sh, bench/README.md).
+ */
+#define DEC_SPRT_OVERSHOOT	0.8
+#define DEC_SPRT_SD_Z		0.8416212335	/* sd at its one-sided 80% bound */
+#define DEC_SPRT_SPAN_P		0.2		/* span at its one-sided 90% bound */
 #define DEC_SPRT_MIN_POOL	3	/* end pairs needed to estimate span, sd */
 #define DEC_SPRT_FUTILITY	2	/* unsure when twice the expected falls short */
 
@@ -28,7 +36,7 @@ double dec_mean(const double *v, int n);
 double dec_sd(const double *v, int n);
 double dec_t_two_sided(double t, double df);
 double dec_t_quantile(double p, double df);
-double dec_chi2_q20(double df);
+double dec_chi2_lower(double df, double z);
 
 struct dec_place {
 	int n;
@@ -49,16 +57,26 @@ int dec_separated(const struct dec_paired *o, double alpha,
 		  double min_effect_pct);
 int dec_not_slower(const struct dec_paired *o, double min_effect_pct);
 
+/*
+ * What the bisect has measured so far, for the spread and the span: M
+ * pairs of end boots (G[i], B[i]) and MC pairs of boots of one candidate
+ * in one round (C1[i], C2[i]).
+ */
+struct dec_pool {
+	const double *g, *b, *c1, *c2;
+	int m, mc;
+};
+
 struct dec_sprt {
-	int n, k, m;		/* rounds, candidate boots a round, end pairs */
+	int n, k, m, mc;	/* rounds, candidate boots a round, pairs */
 	double span, sd_boot;	/* estimates from the pool (log scale) */
 	double span_used, sd_used;	/* the conservative ones the test used */
 	double llr, upper, lower, pos;
 };
 
-int dec_sprt(const double *pool_g, const double *pool_b, int m,
-	     const double *g, const double *b, const double *c, int n, int k,
-	     double alpha, int max_rounds, struct dec_sprt *o);
+int dec_sprt(const struct dec_pool *pool, const double *g, const double *b,
+	     const double *c, int n, int k, double alpha, int max_rounds,
+	     struct dec_sprt *o);
 
 /*
  * Level rule: the candidate's boots against a threshold the user gave, a

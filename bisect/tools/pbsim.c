@@ -5,9 +5,10 @@
  * count how often they decide and how often they name a wrong culprit.
  *
  * Usage:
- *	pbsim [--rule sprt|place] [--sizes PCT,...] [--sigmas SD,...]
+ *	pbsim [--rule sprt|place|level] [--sizes PCT,...] [--sigmas SD,...]
  *	      [--bisects M] [--commits N] [--max-rounds R] [--within SD]
  *	      [--drift SD] [--min-effect PCT] [--cand-boots K] [--seed S]
+ *	      [--spread-from ends|all] [--pool-min P]
  *
  * The model: commits 0 (GOOD) to N (BAD), one culprit drawn uniformly
  * from 1..N; a commit before it runs at level 0, from it on at
@@ -22,9 +23,16 @@
  *	   once dec_not_slower; not separated: "no regression" (exit 15);
  *	2. binary search; a step boots GOOD, BAD and K times the candidate
  *	   (--cand-boots, default 2 as step.sh) in each round and asks the
- *	   rule: sprt, dec_sprt over the pool of every end
- *	   pair measured so far (what step.sh does), or place, dec_place from
+ *	   rule: sprt, dec_sprt over the pool of every end pair and every
+ *	   pair of candidate boots measured so far (what step.sh does;
+ *	   --spread-from ends: the end pairs alone), or place, dec_place from
  *	   round 3 (the rule before it); no answer after R rounds: skip;
+ *	   --pool-min P: before the first step, end pairs until the pool has
+ *	   P (a top-up that step.sh does not do; bench/README.md says why);
+ *	   rule level (bisect.sh -x in wall-clock mode): no ends check, the
+ *	   candidate booted once a round (its own drift: nothing cancels it)
+ *	   and dec_level against a threshold halfway between the levels on a
+ *	   log scale;
  *	   a range of skipped commits only: undecided (exit 1);
  *	3. the culprit against its parent in paired rounds (dec_separated,
  *	   minimum effect 0): not slower, "cannot decide" (exit 18).
@@ -33,7 +41,8 @@
  * culprit that is not the one), the other endings (no regression at the
  * ends check, undecided, culprit not confirmed), the steps decided (at
  * all, and within 5 rounds), the steps decided wrongly, the rounds and
- * the boots per step; the last line: "wrong culprits: W of M (P%)".
+ * the boots per step and per bisect; the last line: "wrong culprits: W of M
+ * (P%)".
  */
 #include <math.h>
 #include <stdint.h>
@@ -53,11 +62,14 @@
 
 enum ending { END_RIGHT, END_WRONG, END_NOREG, END_UNDECIDED, END_UNCONF };
 
+enum rule { RULE_SPRT, RULE_PLACE, RULE_LEVEL };
+static const char *const rule_names[] = { "sprt", "place", "level" };
+
 struct opts {
-	int sprt;
+	enum rule rule;
 	double sizes[MAX_LIST], sigmas[MAX_LIST];
 	int nsizes, nsigmas;
-	int bisects, commits, max_rounds, ends_rounds, cand_boots;
+	int bisects, commits, max_rounds, ends_rounds, cand_boots, cand_spread, pool_min;
 	double within, drift, min_effect;
 	uint64_t seed;
 };
@@ -65,10 +77,12 @@ struct opts {
 struct sim {
 	const struct opts *o;
 	uint64_t rng;
-	double sigma, bad_level;
+	double sigma, bad_level, threshold;
 	int culprit;
 	double pool_g[MAX_POOL], pool_b[MAX_POOL];
-	int m;
+	double pool_c1[MAX_POOL], pool_c2[MAX_POOL];
+	int m, mc;
+	long all_boots;
 	long steps, decided_steps, decided5_steps, wrong_steps, rounds, boots;
 };
 
@@ -104,6 +118,7 @@ static double level(const struct sim *s, int commit)
 /* One boot's median, in jobs/min around 1000 at GOOD's level. */
 static double boot(struct sim *s, int commit, double drift)
 {
+	s->all_boots++;
 	return 1000 * exp(level(s, commit) + drift + s->sigma * normal(s) +
 			  s->o->within * normal(s));
 }
@@ -146,23 +161,46 @@ static int paired_rounds(struct sim *s, int a, int b, double effect, int pool,
 static int step(struct sim *s, int commit, int bad_end)
 {
 	double g[MAX_ROUNDS], b[MAX_ROUNDS], c[4 * MAX_ROUNDS], drift;
-	int r, j, k = s->o->sprt ? s->o->cand_boots : 1, v = DEC_MORE;
+	int r, j, k = s->o->rule == RULE_SPRT ? s->o->cand_boots : 1;
+	int v = DEC_MORE;
 	struct dec_sprt q;
 	struct dec_place p;
+	struct dec_pool pool;
+	struct dec_level l;
 
 	s->steps++;
 	for (r = 0; r < s->o->max_rounds && v == DEC_MORE; r++) {
 		drift = s->o->drift * normal(s);
+		if (s->o->rule == RULE_LEVEL) {
+			/* One boot a round, against the user's threshold. */
+			c[r] = boot(s, commit, drift);
+			s->rounds++;
+			s->boots++;
+			v = dec_level(c, r + 1, s->threshold, DEC_SPRT_ALPHA,
+				      s->o->max_rounds, &l);
+			continue;
+		}
 		g[r] = boot(s, 0, drift);
 		for (j = 0; j < k; j++)
 			c[r * k + j] = boot(s, commit, drift);
 		b[r] = boot(s, bad_end, drift);
 		pool_add(s, g[r], b[r]);
+		if (k > 1 && s->o->cand_spread && s->mc < MAX_POOL) {
+			s->pool_c1[s->mc] = c[r * k];
+			s->pool_c2[s->mc] = c[r * k + 1];
+			s->mc++;
+		}
 		s->rounds++;
 		s->boots += 2 + k;
-		if (s->o->sprt) {
-			v = dec_sprt(s->pool_g, s->pool_b, s->m, g, b, c, r + 1,
-				     k, DEC_SPRT_ALPHA, s->o->max_rounds, &q);
+		if (s->o->rule == RULE_SPRT) {
+			pool.g = s->pool_g;
+			pool.b = s->pool_b;
+			pool.c1 = s->pool_c1;
+			pool.c2 = s->pool_c2;
+			pool.m = s->m;
+			pool.mc = s->mc;
+			v = dec_sprt(&pool, g, b, c, r + 1, k, DEC_SPRT_ALPHA,
+				     s->o->max_rounds, &q);
 		} else if (r + 1 >= DEC_PLACE_MIN) {
 			v = dec_place(g, b, c, r + 1, PLACE_ALPHA, &p);
 			if (v == DEC_UNSURE && r + 1 < s->o->max_rounds)
@@ -186,9 +224,15 @@ static enum ending bisect(struct sim *s)
 	static char skipped[MAX_COMMITS + 1];
 	int n = s->o->commits, lo = 0, hi = n, mid, best, i, v;
 
-	s->m = 0;
-	if (!paired_rounds(s, 0, n, s->o->min_effect, 1, s->o->ends_rounds))
+	s->m = s->mc = 0;
+	if (s->o->rule != RULE_LEVEL &&
+	    !paired_rounds(s, 0, n, s->o->min_effect, 1, s->o->ends_rounds))
 		return END_NOREG;
+	while (s->m < s->o->pool_min) {
+		double drift = s->o->drift * normal(s), g = boot(s, 0, drift);
+
+		pool_add(s, g, boot(s, n, drift));
+	}
 	memset(skipped, 0, n + 1);
 	while (hi - lo > 1) {
 		mid = (lo + hi) / 2;
@@ -270,16 +314,21 @@ static void parse(int argc, char **argv, struct opts *o)
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			puts("usage: pbsim [--rule sprt|place] [--sizes PCT,...] [--sigmas SD,...] [--bisects M] [--commits N] [--max-rounds R] [--within SD] [--drift SD] [--min-effect PCT] [--cand-boots K] [--seed S]");
+			puts("usage: pbsim [--rule sprt|place|level] [--sizes PCT,...] [--sigmas SD,...] [--bisects M] [--commits N] [--max-rounds R] [--within SD] [--drift SD] [--min-effect PCT] [--cand-boots K] [--seed S] [--spread-from ends|all] [--pool-min P]");
 			exit(0);
 		}
 		if (!v)
 			die("an option without its value (see --help)");
 		i++;
 		if (!strcmp(a, "--rule")) {
-			if (strcmp(v, "sprt") && strcmp(v, "place"))
-				die("--rule is sprt or place");
-			o->sprt = !strcmp(v, "sprt");
+			if (!strcmp(v, "sprt"))
+				o->rule = RULE_SPRT;
+			else if (!strcmp(v, "place"))
+				o->rule = RULE_PLACE;
+			else if (!strcmp(v, "level"))
+				o->rule = RULE_LEVEL;
+			else
+				die("--rule is sprt, place or level");
 		} else if (!strcmp(a, "--sizes")) {
 			o->nsizes = parse_list(v, o->sizes);
 		} else if (!strcmp(a, "--sigmas")) {
@@ -294,6 +343,12 @@ static void parse(int argc, char **argv, struct opts *o)
 			o->ends_rounds = parse_int(v, 3, MAX_ROUNDS, "--ends-rounds");
 		} else if (!strcmp(a, "--cand-boots")) {
 			o->cand_boots = parse_int(v, 1, 4, "--cand-boots");
+		} else if (!strcmp(a, "--spread-from")) {
+			if (strcmp(v, "ends") && strcmp(v, "all"))
+				die("--spread-from is ends or all");
+			o->cand_spread = !strcmp(v, "all");
+		} else if (!strcmp(a, "--pool-min")) {
+			o->pool_min = parse_int(v, 0, 100, "--pool-min");
 		} else if (!strcmp(a, "--seed")) {
 			o->seed = parse_int(v, 1, 2147483647, "--seed");
 		} else if (!strcmp(a, "--within")) {
@@ -315,9 +370,9 @@ int main(int argc, char **argv)
 {
 	static struct sim s;
 	struct opts o = {
-		.sprt = 1, .bisects = 200, .commits = 64, .max_rounds = 6,
+		.rule = RULE_SPRT, .bisects = 200, .commits = 64, .max_rounds = 6,
 		.within = 0.035, .drift = 0.10, .min_effect = 5, .seed = 1,
-		.cand_boots = 2,
+		.cand_boots = 2, .cand_spread = 1,
 		.sizes = { 2, 5, 10, 20, 40, 60 }, .nsizes = 6,
 		.sigmas = { 0, 0.05, 0.10, 0.15, 0.20, 0.25 }, .nsigmas = 6,
 	};
@@ -328,20 +383,29 @@ int main(int argc, char **argv)
 	if (!o.ends_rounds)
 		o.ends_rounds = o.max_rounds;
 	s.o = &o;
-	printf("rule %s, %d commits, %d bisects a cell, at most %d rounds a step, %d candidate boot%s a round, within %g, drift %g, minimum effect %g%%\n",
-	       o.sprt ? "sprt" : "place", o.commits, o.bisects, o.max_rounds,
-	       o.sprt ? o.cand_boots : 1, o.sprt && o.cand_boots > 1 ? "s" : "",
-	       o.within, o.drift, o.min_effect);
-	printf("%6s %6s %9s %7s %7s %7s %7s %9s %9s %9s %7s %7s\n", "size%", "sigma",
-	       "decided%", "wrong%", "noreg%", "undec%", "unconf%", "steps_ok%",
-	       "steps_ok5%", "steps_bad%", "rounds", "boots");
+	k = o.rule == RULE_SPRT ? o.cand_boots : 1;
+	printf("rule %s, %d commits, %d bisects a cell, at most %d rounds a step, %d candidate boot%s a round, within %g, drift %g, minimum effect %g%%",
+	       rule_names[o.rule], o.commits, o.bisects, o.max_rounds, k,
+	       k > 1 ? "s" : "", o.within, o.drift, o.min_effect);
+	if (o.rule == RULE_SPRT)
+		printf(", spread from %s, at least %d end pairs before the steps",
+		       o.cand_spread ? "ends and candidate pairs" : "ends",
+		       o.pool_min);
+	if (o.rule == RULE_LEVEL)
+		printf(", threshold halfway (log scale)");
+	putchar('\n');
+	printf("%6s %6s %9s %7s %7s %7s %7s %9s %9s %9s %7s %7s %8s\n", "size%",
+	       "sigma", "decided%", "wrong%", "noreg%", "undec%", "unconf%",
+	       "steps_ok%", "steps_ok5%", "steps_bad%", "rounds", "boots",
+	       "bisect");
 	for (i = 0; i < o.nsizes; i++) {
 		for (j = 0; j < o.nsigmas; j++) {
 			s.rng = o.seed * 0x9E3779B97F4A7C15ULL + i * 7919 + j * 104729 + 1;
 			s.sigma = o.sigmas[j];
 			s.bad_level = log1p(-o.sizes[i] / 100);
+			s.threshold = 1000 * exp(s.bad_level / 2);
 			s.steps = s.decided_steps = s.decided5_steps = 0;
-			s.wrong_steps = s.rounds = s.boots = 0;
+			s.wrong_steps = s.rounds = s.boots = s.all_boots = 0;
 			memset(cnt, 0, sizeof(cnt));
 			for (k = 0; k < o.bisects; k++) {
 				s.culprit = 1 + (int)(uniform(&s) * o.commits);
@@ -351,7 +415,7 @@ int main(int argc, char **argv)
 			}
 			total += o.bisects;
 			wrong_total += cnt[END_WRONG];
-			printf("%6g %6g %9.1f %7.2f %7.1f %7.1f %7.1f %9.1f %9.1f %9.2f %7.2f %7.2f\n",
+			printf("%6g %6g %9.1f %7.2f %7.1f %7.1f %7.1f %9.1f %9.1f %9.2f %7.2f %7.2f %8.1f\n",
 			       o.sizes[i], o.sigmas[j],
 			       100.0 * (cnt[END_RIGHT] + cnt[END_WRONG]) / o.bisects,
 			       100.0 * cnt[END_WRONG] / o.bisects,
@@ -362,7 +426,8 @@ int main(int argc, char **argv)
 			       s.steps ? 100.0 * s.decided5_steps / s.steps : 0,
 			       s.steps ? 100.0 * s.wrong_steps / s.steps : 0,
 			       s.steps ? (double)s.rounds / s.steps : 0,
-			       s.steps ? (double)s.boots / s.steps : 0);
+			       s.steps ? (double)s.boots / s.steps : 0,
+			       (double)s.all_boots / o.bisects);
 			fflush(stdout);
 		}
 	}

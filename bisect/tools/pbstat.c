@@ -13,6 +13,7 @@
  *	pbstat paired -a A... -b B... [--alpha A] [--min-effect PCT]
  *	pbstat place -g G... -b B... -c C... [--alpha A]
  *	pbstat sprt -g G... -b B... -c C... [-G POOL_G... -B POOL_B...]
+ *		[-C POOL_C...] [--cand-boots K]
  *		[--alpha A] [--max-rounds R]
  *	pbstat detcmp -a A... -b B... [--min-effect PCT] [--eps PCT]
  *	pbstat detplace -g G... -b B... -c C... [--eps PCT]
@@ -101,16 +102,20 @@
  * sprt (candidate C between the ends, in rounds, sequentially: G[i], B[i]
  * and K (--cand-boots, default 1) values C[i][j] are boot medians of round
  * i, -c listing round by round; POOL_G, POOL_B: every pair of end boots
- * the bisect measured so far, this step's rounds included):
+ * the bisect measured so far, this step's rounds included; POOL_C: every
+ * round's pair of candidate boots so far, as C1 C2 C1 C2...):
  *	s[i] = mean_j ln C[i][j] - (ln G[i] + ln B[i]) / 2, +D/2 at GOOD's
  *	       level, -D/2 at BAD's, var = v (1/K + 1/2), v = one boot's
- *	       variance = var(ln G - ln B) / 2
- *	D, v from the pool (>= 3 pairs), conservatively: D at its one-sided
- *	90% t bound, sqrt(v) at its one-sided 80% chi-square bound
- *	(decide.c)
+ *	       variance = var(ln G - ln B) / 2 = var(ln C1 - ln C2) / 2
+ *	D, v from the pool (>= 3 end pairs), conservatively: D at its
+ *	one-sided 90% t bound, sqrt(v) at its one-sided 80% chi-square
+ *	bound, both with the pool's degrees of freedom (end pairs - 1 +
+ *	candidate pairs) (decide.c)
  *	llr = D sum(s) / var (Wald's sequential probability ratio test
  *	      of "at GOOD's level" against "at BAD's level")
- *	good: llr >= ln((1 - alpha) / alpha), bad: llr <= -that
+ *	bound = ln((1 - alpha) / alpha) - 0.8 (Wald's, less the overshoot
+ *	        of the last round: decide.c)
+ *	good: llr >= bound, bad: llr <= -bound
  *	else more (exit 4) while n < R, unsure (exit 3) at R.
  *	alpha (default 0.01) is the error each way of one step; it must be
  *	below 0.2. sd_used_pct is the sqrt(v) used. Exit 0 good, 1 bad,
@@ -189,7 +194,7 @@
 	"[--alpha A] [--threshold T] | ends -g G... -b B... | effect -a A... -b B... [--alpha A] | " \
 	"paired -a A... -b B... [--alpha A] [--min-effect PCT] | " \
 	"place -g G... -b B... -c C... [--alpha A] | " \
-	"sprt -g G... -b B... -c C... [-G G... -B B...] [--alpha A] " \
+	"sprt -g G... -b B... -c C... [-G G... -B B...] [-C C...] [--alpha A] " \
 	"[--max-rounds R] [--cand-boots K] | " \
 	"detcmp -a A... -b B... [--min-effect PCT] [--eps PCT] | " \
 	"detplace -g G... -b B... -c C... [--eps PCT] | " \
@@ -202,7 +207,7 @@ struct list {
 };
 
 struct args {
-	struct list g, b, c, a, vals, pool_g, pool_b;
+	struct list g, b, c, a, vals, pool_g, pool_b, pool_c;
 	int max_rounds, cand_boots;
 	double alpha;
 	double min_effect;
@@ -321,6 +326,7 @@ static void parse_args(const char *cmd, const char *lists, int argc,
 	a->a.flag = 'a';
 	a->pool_g.flag = 'G';
 	a->pool_b.flag = 'B';
+	a->pool_c.flag = 'C';
 	if (!strcmp(cmd, "sprt") || !strcmp(cmd, "level"))
 		a->alpha = DEC_SPRT_ALPHA;
 	a->max_rounds = strcmp(cmd, "level") ? 6 : 10;
@@ -352,6 +358,9 @@ static void parse_args(const char *cmd, const char *lists, int argc,
 				break;
 			case 'B':
 				cur = &a->pool_b;
+				break;
+			case 'C':
+				cur = &a->pool_c;
 				break;
 			default:
 				cur = &a->a;
@@ -900,31 +909,53 @@ static int cmd_place(struct args *a)
 static int cmd_sprt(struct args *a)
 {
 	const struct list *g = &a->g, *b = &a->b, *c = &a->c;
-	const struct list *pg = &a->pool_g, *pb = &a->pool_b;
+	const struct list *pg = &a->pool_g, *pb = &a->pool_b, *pc = &a->pool_c;
+	struct dec_pool pool;
 	struct dec_sprt q;
-	int rc;
+	double *c1, *c2;
+	int rc, i;
 
 	need(g, 1);
 	need(b, 1);
 	need(c, 1);
 	need(pg, 0);
 	need(pb, 0);
+	need(pc, 0);
 	if (b->n != g->n || c->n != g->n * a->cand_boots)
 		die("sprt: -g has %d values, -b %d, -c %d: one GOOD and one BAD per round, and %d of the candidate",
 		    g->n, b->n, c->n, a->cand_boots);
 	if (pg->n != pb->n)
 		die("sprt: -G has %d values, -B %d: one pair of end boots per round",
 		    pg->n, pb->n);
+	if (pc->n % 2)
+		die("sprt: -C has %d values: pairs of boots of one candidate in one round",
+		    pc->n);
 	if (a->max_rounds < 1)
 		die("sprt: --max-rounds is a whole number of rounds, at least 1");
 	if (a->alpha >= 0.2)
 		die("sprt: --alpha must be below 0.2");
-	rc = dec_sprt(pg->v, pb->v, pg->n, g->v, b->v, c->v, g->n,
-		      a->cand_boots, a->alpha, a->max_rounds, &q);
-	printf("verdict=%s n=%d k=%d pool=%d pos=%s llr=%s bound=%s span_pct=%s sd_boot_pct=%s span_used_pct=%s sd_used_pct=%s\n",
-	       verdict_name(rc), q.n, q.k, q.m, F(q.pos), F(q.llr), F(q.upper),
-	       FPCT(100 * expm1(q.span)), FPCT(100 * q.sd_boot),
+	c1 = calloc(pc->n / 2 + 1, sizeof(*c1));
+	c2 = calloc(pc->n / 2 + 1, sizeof(*c2));
+	if (!c1 || !c2)
+		die("out of memory");
+	for (i = 0; i < pc->n / 2; i++) {
+		c1[i] = pc->v[2 * i];
+		c2[i] = pc->v[2 * i + 1];
+	}
+	pool.g = pg->v;
+	pool.b = pb->v;
+	pool.c1 = c1;
+	pool.c2 = c2;
+	pool.m = pg->n;
+	pool.mc = pc->n / 2;
+	rc = dec_sprt(&pool, g->v, b->v, c->v, g->n, a->cand_boots, a->alpha,
+		      a->max_rounds, &q);
+	printf("verdict=%s n=%d k=%d pool=%d cand_pairs=%d pos=%s llr=%s bound=%s span_pct=%s sd_boot_pct=%s span_used_pct=%s sd_used_pct=%s\n",
+	       verdict_name(rc), q.n, q.k, q.m, q.mc, F(q.pos), F(q.llr),
+	       F(q.upper), FPCT(100 * expm1(q.span)), FPCT(100 * q.sd_boot),
 	       FPCT(100 * expm1(q.span_used)), FPCT(100 * q.sd_used));
+	free(c1);
+	free(c2);
 	return rc;
 }
 
@@ -1069,7 +1100,7 @@ int main(int argc, char **argv)
 		return cmd_place(&args);
 	}
 	if (!strcmp(cmd, "sprt")) {
-		parse_args(cmd, "gbcGB", argc - 2, argv + 2, &args);
+		parse_args(cmd, "gbcGBC", argc - 2, argv + 2, &args);
 		return cmd_sprt(&args);
 	}
 	if (!strcmp(cmd, "detcmp")) {
