@@ -367,9 +367,14 @@ for seed in 1 2 3 4; do
 			"rounds: results.jsonl holds each step's sprt record (rounds, llr)"
 		is "$(grep -cE '^step [0-9]+: [0-9a-f]+: verdict=more ' "$ml" | awk '{ print ($1 > 0) }')" 1 \
 			"rounds: sequential, some step needed more than one round"
-		is "$(wc -l <"$(readlink -f "$latest/state")/pool")" \
+		pool="$(readlink -f "$latest/state")/pool"
+		is "$(awk 'NF == 2' "$pool" | wc -l)" \
 			"$(grep -cE '^step [0-9]+: [0-9a-f]+: round [0-9]+: GOOD ' "$ml" | awk -v e="$(sed -n 's/^GOOD vs BAD in rounds: n=\([0-9]*\) .*/\1/p' "$latest/bisect.log" | tail -1)" '{ print $1 + e }')" \
 			"rounds: the pool holds every pair of end boots, the ends check's and the steps'"
+		is "$(awk '$1 == "c" && NF == 3' "$pool" | wc -l)" "$(grep -cE '^step [0-9]+: [0-9a-f]+: round [0-9]+: GOOD ' "$ml")" \
+			"rounds: and each step round's two candidate boots (a c line)"
+		is "$(grep -cE '^step [0-9]+: [0-9a-f]+: verdict=[a-z]+ n=([2-9]|10) k=2 pool=[0-9]+ cand_pairs=[1-9]' "$ml" | awk '{ print ($1 > 0) }')" 1 \
+			"rounds: pbstat sprt is given the candidate pairs (-C)"
 		like "$(cat "$latest/bisect.log")" 'GOOD vs BAD in rounds: n=([3-9]|10) ratio=0\.[78]' "the ends were first compared in paired rounds"
 		is "$(jq -c '[(.good_samples | length), (.bad_samples | length)]' "$(readlink -f "$latest/state")/ends.json"):$(grep -c '^calibration:' "$latest/bisect.log")" \
 			"[8,8]:2" "a small regression: the calibration took all 8 samples (-e) of each end"

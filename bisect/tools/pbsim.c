@@ -23,8 +23,8 @@
  *	   once dec_not_slower; not separated: "no regression" (exit 15);
  *	2. binary search; a step boots GOOD, BAD and K times the candidate
  *	   (--cand-boots, default 2 as step.sh) in each round and asks the
- *	   rule: sprt, dec_sprt over the pool of every end pair and every
- *	   pair of candidate boots measured so far (what step.sh does;
+ *	   rule: sprt, dec_sprt over the pool of every end pair and each
+ *	   round's first two candidate boots so far (what step.sh does;
  *	   --spread-from ends: the end pairs alone), or place, dec_place from
  *	   round 3 (the rule before it); no answer after R rounds: skip;
  *	   --pool-min P: before the first step, end pairs until the pool has
