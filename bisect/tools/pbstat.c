@@ -152,7 +152,9 @@
  * 0.01) the error each way over the R - 2 looks: a look decides at
  * p < 2 alpha / (R - 2); boots that agree exactly decide by their side.
  * good: mean(d) > 0, bad: mean(d) < 0. Exit 0 good, 1 bad, 4 one more
- * boot, 3 unsure after R boots (default 10).
+ * boot, 3 unsure after R boots (default 10), or before when twice the t
+ * that R boots would give at this mean and sd falls short of the last
+ * look's critical t (futile).
  *
  * Minimum sample sizes: a side of calibrate/judge needs 3 samples, and
  * the smallest possible one-sided p of each comparison, 1 / C(n1+n2, n1),
