@@ -336,15 +336,17 @@ is "$(field verdict sprt --alpha 0.001 -G "${PG[@]}" -B "${PB[@]}" -g 100 100 -b
 read -r -a FB < <(awk 'BEGIN { printf "%.10f %.10f %.10f %.10f", 100 * exp(-0.1), 100 * exp(0.08), 100 * exp(-0.12), 100 * exp(0.06) }')
 is "$(run_rc "$P" sprt --max-rounds 10 -G 100 100 100 100 -B "${FB[@]}" -g 100 -b 98 -c 99; echo "$rc $(sed 's/ .*//' "$T_TMP/out")")" \
 	"3 verdict=unsure" "sprt, a span within the noise: unsure in the first round (futile)"
-# The same candidate with the ends 2.5 times as far apart (span 5%, the
-# same spread): 9 rounds could give 2.7, below 3.8: still futile; at 10%
-# (11.0 possible): one more round.
+# The same candidate with ends further apart: ln G - ln B = 0.15, -0.05,
+# 0.17, -0.07 (span 0.05, pair sd 0.1275, one boot's 0.0902): 9 rounds
+# could give 2 * 9 * 0.05^2 / (2 * 0.0902^2 * 1.5) = 1.84, below 3.8:
+# still futile; with the same spread around a span of 0.1 (7.4 possible):
+# one more round.
 read -r -a FB < <(awk 'BEGIN { printf "%.10f %.10f %.10f %.10f", 100 * exp(-0.15), 100 * exp(0.05), 100 * exp(-0.17), 100 * exp(0.07) }')
 is "$(field verdict sprt --max-rounds 10 -G 100 100 100 100 -B "${FB[@]}" -g 100 -b 98 -c 99)" unsure \
-	"sprt, a 5% span with a 7% spread: futile"
+	"sprt, a 5% span with a 9% spread: futile"
 read -r -a FB < <(awk 'BEGIN { printf "%.10f %.10f %.10f %.10f", 100 * exp(-0.2), 100 * exp(0), 100 * exp(-0.22), 100 * exp(0.02) }')
 is "$(field verdict sprt --max-rounds 10 -G 100 100 100 100 -B "${FB[@]}" -g 100 -b 98 -c 99)" more \
-	"sprt, a 10% span with a 7% spread: one more round"
+	"sprt, a 10% span with a 9% spread: one more round"
 # The pool is what estimates the span: fewer than 3 pairs, no verdict.
 is "$(field verdict sprt -G 100 100 -B 50 50 -g 100 -b 50 -c 100)" more \
 	"sprt, a pool of 2 pairs: more"
@@ -435,10 +437,12 @@ is "$(run_rc "$P" level --threshold 100 -c 200 300; echo "$rc $(sed 's/ .*//' "$
 is "$(field verdict level --threshold 100 -c 120 120 120)" good "level, boots that agree exactly: their side decides"
 # Futility: 101, 99, 100.5 against 100 (mean 0.163%, sd 1.041%): at 10
 # boots t would be 0.00163 / 0.01041 * sqrt(10) = 0.50; twice that is
-# below the last look's critical t (9 df, p 0.0025: 3.69): unsure at once.
+# below the last look's critical t (9 df, two-sided p 0.0025: 4.1458):
+# unsure at once.
 is "$(run_rc "$P" level --threshold 100 -c 101 99 100.5; echo "$rc $(sed 's/ .*//' "$T_TMP/out")")" "3 verdict=unsure" \
 	"level, 3 boots within 1% of the threshold, 10 at most: unsure at once (futile)"
-# 104, 99, 103 (mean 1.977%, sd 2.611%): 2 * 2.37 is above 3.69: one more.
+# 104, 99, 103 (mean 1.977%, sd 2.611%): 2 * 2.37 = 4.74 is above 4.1458:
+# one more.
 is "$(run_rc "$P" level --threshold 100 -c 104 99 103; echo "$rc $(sed 's/ .*//' "$T_TMP/out")")" "4 verdict=more" \
 	"level, 3 boots 2% above with a 2.6% spread: one more boot"
 # On a log scale: 150, 200 and 266.67 have a geometric mean of 200 (not 205.6).

@@ -254,7 +254,7 @@ static int futile(const struct dec_sprt *o, int k, int max_rounds)
  * Wald's bounds ignore how far the last round overshoots them: with the
  * span and the spread known, a step errs 0.3% of the time instead of the
  * 1% asked (bench/README.md). The bounds are DEC_SPRT_OVERSHOOT closer:
- * pbsim chose 0.8, which keeps every cell's steps below 0.75% wrong.
+ * pbsim chose 0.8, which keeps every cell's steps at most 0.77% wrong.
  * With the candidate pairs it decides 86% of the steps within 5 rounds
  * at a 20% regression and sigma 0.10 (77.0% with Wald's bounds and the
  * end pairs alone); a 70% level for the sd would give 88%, with a cell at

@@ -228,7 +228,7 @@ static enum ending bisect(struct sim *s)
 	if (s->o->rule != RULE_LEVEL &&
 	    !paired_rounds(s, 0, n, s->o->min_effect, 1, s->o->ends_rounds))
 		return END_NOREG;
-	while (s->m < s->o->pool_min) {
+	while (s->o->rule == RULE_SPRT && s->m < s->o->pool_min) {
 		double drift = s->o->drift * normal(s), g = boot(s, 0, drift);
 
 		pool_add(s, g, boot(s, n, drift));
