@@ -271,43 +271,45 @@ is "$(field verdict place -g 100 100 100 -b 50 95 99 -c 67.27 92.71 94.65)" unsu
 	"place, candidate nearer BAD but the ends not separated: unsure"
 
 # --- sprt --------------------------------------------------------------
-# Pool: 4 end pairs with ln G - ln B = 0.6, 0.7, 0.8, 0.7: span 0.7, sd
-# 0.0816497, one boot's sd 0.0816497 / sqrt(2) = 0.0577350. Conservative:
-# that sd * sqrt(3 / 1.015239) (chi-square 20% of 3 df, Wilson-Hilferty)
-# = 0.0992466, span - t(0.9, 3) * sd / 2 = 0.7 - 1.637744 * 0.0408248 =
-# 0.633139. One round at GOOD's level: s = ln C - (ln G + ln B) / 2 =
-# 0.35, var = 0.0992466^2 * (1/1 + 1/2), llr = 0.633139 * 0.35 / var =
-# 14.9984 > ln(0.99 / 0.01) - 0.8 = 3.7951.
+# Pool: 4 end pairs with d = ln G - ln B = 0.6, 0.7, 0.8, 0.7: span 0.7,
+# one boot's sd 0.0816497 / sqrt(2) = 0.0577350. One round at GOOD's
+# level, one candidate boot: s = ln C - (ln G + ln B) / 2 = 0.35, weight
+# w = 1 / (1/1 + 1/2) = 2/3 against an end pair's 1/2. The span fitted
+# with the round at +D/2: (1.4 + w 0.35 / 2) / (2 + w / 4) = 0.7, residual
+# sum of squares 0.02 / 2 = 0.01; at -D/2: 0.592308, RSS 0.311538.
+# llr = (4 + 0 + 1 - 1) / 2 * ln(0.311538 / 0.01) = 6.8779, above
+# ln(0.99 / 0.01) = 4.5951. The same figure came from integrating the
+# two likelihoods over D and ln v on a grid (6.8782).
 PG=(100 100 100 100)
 PB=(54.8811636094 49.6585303791 44.9328964117 49.6585303791)
 b7=49.6585303791
-check 0 "verdict=good n=1 k=1 pool=4 cand_pairs=0 pos=1 llr=14.9984 bound=3.7951 span_pct=101.375 sd_boot_pct=5.774 span_used_pct=88.351 sd_used_pct=9.925" \
+check 0 "verdict=good n=1 k=1 pool=4 cand_pairs=0 pos=1 llr=6.8779 bound=4.5951 span_pct=101.375 sd_boot_pct=5.774" \
 	"sprt, one round at GOOD's level, a pool of 4: good" \
 	sprt -G "${PG[@]}" -B "${PB[@]}" -g 100 -b "$b7" -c 100
-is "$(field llr sprt -G "${PG[@]}" -B "${PB[@]}" -g 100 -b "$b7" -c "$b7")" -14.9984 \
-	"sprt, one round at BAD's level: llr -14.9984"
-check 1 "verdict=bad n=1 k=1 pool=4 cand_pairs=0 pos=0 llr=-14.9984 bound=3.7951 span_pct=101.375 sd_boot_pct=5.774 span_used_pct=88.351 sd_used_pct=9.925" \
+is "$(field llr sprt -G "${PG[@]}" -B "${PB[@]}" -g 100 -b "$b7" -c "$b7")" -6.8779 \
+	"sprt, one round at BAD's level: llr -6.8779"
+check 1 "verdict=bad n=1 k=1 pool=4 cand_pairs=0 pos=0 llr=-6.8779 bound=4.5951 span_pct=101.375 sd_boot_pct=5.774" \
 	"sprt, one round at BAD's level: bad" \
 	sprt -G "${PG[@]}" -B "${PB[@]}" -g 100 -b "$b7" -c "$b7"
-# Two candidate boots a round (step.sh's C G B C): var = sd^2 (1/2 + 1/2),
-# llr = 0.633139 * 0.35 / 0.0992466^2 = 22.4976.
-is "$(field llr sprt --cand-boots 2 -G "${PG[@]}" -B "${PB[@]}" -g 100 -b "$b7" -c 100 100)" 22.4976 \
-	"sprt --cand-boots 2, one round at GOOD's level: llr 22.4976"
+# Two candidate boots a round (step.sh's C G B C): w = 1 / (1/2 + 1/2) =
+# 1, llr = 2 * ln(RSS_bad / RSS_good) = 7.5935 (grid: 7.5941).
+is "$(field llr sprt --cand-boots 2 -G "${PG[@]}" -B "${PB[@]}" -g 100 -b "$b7" -c 100 100)" 7.5935 \
+	"sprt --cand-boots 2, one round at GOOD's level: llr 7.5935"
 # Pairs of candidate boots in the pool (-C) add to the spread's degrees of
-# freedom: two pairs that agree (100 100, 90 90) leave the sum of squares
-# at 3 * 0.0816497^2 = 0.02, now over 3 + 2 df: a pair's variance 0.004,
-# one boot's sd 0.0447214, at its 80% bound * sqrt(5 / 2.355701) =
-# 0.0651539; the span's bound uses t(0.9, 5) = 1.475884: 0.7 - 1.475884 *
-# sqrt(0.004 / 4) = 0.653329, llr = 0.653329 * 0.35 / 0.0651539^2 =
-# 53.8666.
-check 0 "verdict=good n=1 k=2 pool=4 cand_pairs=2 pos=1 llr=53.8666 bound=3.7951 span_pct=101.375 sd_boot_pct=4.472 span_used_pct=92.193 sd_used_pct=6.515" \
+# freedom: two pairs that agree (100 100, 90 90) add nothing to either
+# RSS and 2 to the exponent: llr = 3 * ln(RSS_bad / RSS_good) = 11.3902
+# (grid: 11.3902).
+check 0 "verdict=good n=1 k=2 pool=4 cand_pairs=2 pos=1 llr=11.3902 bound=4.5951 span_pct=101.375 sd_boot_pct=4.472" \
 	"sprt, candidate pairs in the pool: the spread from 3 + 2 df" \
 	sprt --cand-boots 2 -G "${PG[@]}" -B "${PB[@]}" -C 100 100 90 90 -g 100 -b "$b7" -c 100 100
 # Pairs that disagree widen it: 100 against 80 (ln 1.25 = 0.2231436) adds
 # 0.0497931 to the sum of squares: 0.0697931 over 4 df, a pair's variance
-# 0.0174483, one boot's sd sqrt(0.0174483 / 2) = 0.0934031.
+# 0.0174483, one boot's sd sqrt(0.0174483 / 2) = 0.0934031; the llr falls
+# from 7.5935 to 6.5033.
 is "$(field sd_boot_pct sprt --cand-boots 2 -G "${PG[@]}" -B "${PB[@]}" -C 100 80 -g 100 -b "$b7" -c 100 100)" 9.34 \
 	"sprt, a candidate pair 25% apart: one boot's sd 9.34%"
+is "$(field llr sprt --cand-boots 2 -G "${PG[@]}" -B "${PB[@]}" -C 100 80 -g 100 -b "$b7" -c 100 100)" 6.5033 \
+	"sprt, a candidate pair 25% apart: llr 6.5033"
 usage "sprt with an odd -C: pairs" sprt --cand-boots 2 -G "${PG[@]}" -B "${PB[@]}" -C 100 -g 100 -b "$b7" -c 100 100
 # One boot at each end's level: their mean is halfway, s = 0.
 is "$(field llr sprt --cand-boots 2 -G "${PG[@]}" -B "${PB[@]}" -g 100 -b "$b7" -c 100 "$b7")" 0 \
@@ -319,26 +321,35 @@ is "$(run_rc "$P" sprt -G "${PG[@]}" -B "${PB[@]}" -g 100 -b "$b7" -c 70.4688; e
 	"4 verdict=more" "sprt, halfway: one more round (exit 4)"
 is "$(run_rc "$P" sprt --max-rounds 1 -G "${PG[@]}" -B "${PB[@]}" -g 100 -b "$b7" -c 70.4688; echo "$rc $(sed 's/ .*//' "$T_TMP/out")")" \
 	"3 verdict=unsure" "sprt, halfway at --max-rounds: unsure (exit 3)"
-# 0.4 of the span per round: s = 0.28 - 0.35 = -0.07, llr 0.633139 *
-# -0.07 / 0.0147750 = -3.0 after one round, -6.0 after two: bad,
-# sequentially.
+# 0.4 of the span every round: s = 0.28 - 0.35 = -0.07, far from both
+# levels (+-0.35) for a pool whose boots agree within 0.058: each round
+# widens the spread the fits see, and the evidence grows slowly. llr
+# -1.4214 after one round, -4.3417 after 8, -4.7448 after 9 (grid: the
+# same): bad at 9 rounds, not before (--max-rounds 10; the default, 6,
+# would end it unsure); at --alpha 0.001 (bound 6.9068) not at 9.
 c3=$(awk 'BEGIN { printf "%.10f", 49.6585303791 * exp(0.28) }')
-is "$(field verdict sprt -G "${PG[@]}" -B "${PB[@]}" -g 100 -b "$b7" -c "$c3")" more \
-	"sprt, 0.4 of the span, one round: more"
-is "$(field verdict sprt -G "${PG[@]}" -B "${PB[@]}" -g 100 100 -b "$b7" "$b7" -c "$c3" "$c3")" bad \
-	"sprt, 0.4 of the span, two rounds: bad"
-is "$(field verdict sprt --alpha 0.001 -G "${PG[@]}" -B "${PB[@]}" -g 100 100 -b "$b7" "$b7" -c "$c3" "$c3")" more \
-	"sprt, the same at --alpha 0.001 (bound 6.1068): more"
+rep() { local i; for ((i = 0; i < $1; i++)); do printf '%s ' "$2"; done; }
+read -r -a R8 < <(rep 8 100)
+read -r -a B8 < <(rep 8 "$b7")
+read -r -a C8 < <(rep 8 "$c3")
+is "$(field llr sprt -G "${PG[@]}" -B "${PB[@]}" -g 100 -b "$b7" -c "$c3")" -1.4214 \
+	"sprt, 0.4 of the span, one round: llr -1.4214"
+is "$(field verdict sprt --max-rounds 10 -G "${PG[@]}" -B "${PB[@]}" -g "${R8[@]}" -b "${B8[@]}" -c "${C8[@]}")" more \
+	"sprt, 0.4 of the span, 8 rounds: more"
+is "$(field verdict sprt --max-rounds 10 -G "${PG[@]}" -B "${PB[@]}" -g "${R8[@]}" 100 -b "${B8[@]}" "$b7" -c "${C8[@]}" "$c3")" bad \
+	"sprt, 0.4 of the span, 9 rounds: bad"
+is "$(field verdict sprt --max-rounds 10 --alpha 0.001 -G "${PG[@]}" -B "${PB[@]}" -g "${R8[@]}" 100 -b "${B8[@]}" "$b7" -c "${C8[@]}" "$c3")" more \
+	"sprt, the same at --alpha 0.001 (bound 6.9068): more"
 # Futility: a pool whose span (2%) is within its spread (ln G - ln B = 0.1,
 # -0.08, 0.12, -0.06: sd 0.1046, one boot's 0.0740): 9 more rounds could
-# give 2 * 9 * 0.02^2 / (2 * 0.0740^2 * 1.5) = 0.44, not 3.8: unsure after
+# give 2 * 9 * 0.02^2 / (2 * 0.0740^2 * 1.5) = 0.44, not 4.6: unsure after
 # the first round, not after the tenth.
 read -r -a FB < <(awk 'BEGIN { printf "%.10f %.10f %.10f %.10f", 100 * exp(-0.1), 100 * exp(0.08), 100 * exp(-0.12), 100 * exp(0.06) }')
 is "$(run_rc "$P" sprt --max-rounds 10 -G 100 100 100 100 -B "${FB[@]}" -g 100 -b 98 -c 99; echo "$rc $(sed 's/ .*//' "$T_TMP/out")")" \
 	"3 verdict=unsure" "sprt, a span within the noise: unsure in the first round (futile)"
 # The same candidate with ends further apart: ln G - ln B = 0.15, -0.05,
 # 0.17, -0.07 (span 0.05, pair sd 0.1275, one boot's 0.0902): 9 rounds
-# could give 2 * 9 * 0.05^2 / (2 * 0.0902^2 * 1.5) = 1.84, below 3.8:
+# could give 2 * 9 * 0.05^2 / (2 * 0.0902^2 * 1.5) = 1.84, below 4.6:
 # still futile; with the same spread around a span of 0.1 (7.4 possible):
 # one more round.
 read -r -a FB < <(awk 'BEGIN { printf "%.10f %.10f %.10f %.10f", 100 * exp(-0.15), 100 * exp(0.05), 100 * exp(-0.17), 100 * exp(0.07) }')

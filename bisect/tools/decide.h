@@ -21,14 +21,6 @@ enum dec_verdict {
 
 /* Sequential rule: error rates of one step, and its smallest round count. */
 #define DEC_SPRT_ALPHA		0.01
-/*
- * How far inside Wald's bounds a step answers, and how conservatively it
- * takes the span and the spread (see dec_sprt): chosen with pbsim
- * (bench/decisions.sh, bench/README.md).
- */
-#define DEC_SPRT_OVERSHOOT	0.8
-#define DEC_SPRT_SD_Z		0.8416212335	/* sd at its one-sided 80% bound */
-#define DEC_SPRT_SPAN_P		0.2		/* span at its one-sided 90% bound */
 #define DEC_SPRT_MIN_POOL	3	/* end pairs needed to estimate span, sd */
 #define DEC_SPRT_FUTILITY	2	/* unsure when twice the expected falls short */
 
@@ -36,7 +28,6 @@ double dec_mean(const double *v, int n);
 double dec_sd(const double *v, int n);
 double dec_t_two_sided(double t, double df);
 double dec_t_quantile(double p, double df);
-double dec_chi2_lower(double df, double z);
 
 struct dec_place {
 	int n;
@@ -70,7 +61,6 @@ struct dec_pool {
 struct dec_sprt {
 	int n, k, m, mc;	/* rounds, candidate boots a round, pairs */
 	double span, sd_boot;	/* estimates from the pool (log scale) */
-	double span_used, sd_used;	/* the conservative ones the test used */
 	double llr, upper, lower, pos;
 };
 

@@ -107,19 +107,22 @@
  *	s[i] = mean_j ln C[i][j] - (ln G[i] + ln B[i]) / 2, +D/2 at GOOD's
  *	       level, -D/2 at BAD's, var = v (1/K + 1/2), v = one boot's
  *	       variance = var(ln G - ln B) / 2 = var(ln C1 - ln C2) / 2
- *	D, v from the pool (>= 3 end pairs), conservatively: D at its
- *	one-sided 90% t bound, sqrt(v) at its one-sided 80% chi-square
- *	bound, both with the pool's degrees of freedom (end pairs - 1 +
- *	candidate pairs) (decide.c)
- *	llr = D sum(s) / var (Wald's sequential probability ratio test
- *	      of "at GOOD's level" against "at BAD's level")
- *	bound = ln((1 - alpha) / alpha) - 0.8 (Wald's, less the overshoot
- *	        of the last round: decide.c)
- *	good: llr >= bound, bad: llr <= -bound
+ *	D, v unknown: the pool (>= 3 end pairs, its span above 0) and the
+ *	rounds are one linear model with mean parameter D and variance v
+ *	(end pairs: D, 2 v; candidate pairs: 0, 2 v; rounds: +-D/2, v (1/K
+ *	+ 1/2)), fitted once with the rounds at +D/2 (good) and once at
+ *	-D/2 (bad), RSS being each fit's weighted residual sum of squares
+ *	llr = (pool + cand_pairs + n - 1) / 2 * ln(RSS_bad / RSS_good),
+ *	      the log of the two hypotheses' likelihood ratio with D and v
+ *	      integrated out (flat prior in D, 1 / v in v: decide.c)
+ *	bound = ln((1 - alpha) / alpha)
+ *	good: llr >= bound, bad: llr <= -bound (boots that agree exactly:
+ *	the fit without residuals), unsure at once when the remaining rounds
+ *	could not reach the bound (futility),
  *	else more (exit 4) while n < R, unsure (exit 3) at R.
  *	alpha (default 0.01) is the error each way of one step; it must be
- *	below 0.2. sd_used_pct is the sqrt(v) used. Exit 0 good, 1 bad,
- *	3 unsure, 4 more.
+ *	below 0.2. span_pct and sd_boot_pct are the pool's estimates of D
+ *	and sqrt(v). Exit 0 good, 1 bad, 3 unsure, 4 more.
  *
  * Deterministic mode (QEMU -icount: the guest clock counts instructions)
  * gives the same number on every boot of a kernel, up to a small boot-to-
@@ -952,10 +955,9 @@ static int cmd_sprt(struct args *a)
 	pool.mc = pc->n / 2;
 	rc = dec_sprt(&pool, g->v, b->v, c->v, g->n, a->cand_boots, a->alpha,
 		      a->max_rounds, &q);
-	printf("verdict=%s n=%d k=%d pool=%d cand_pairs=%d pos=%s llr=%s bound=%s span_pct=%s sd_boot_pct=%s span_used_pct=%s sd_used_pct=%s\n",
+	printf("verdict=%s n=%d k=%d pool=%d cand_pairs=%d pos=%s llr=%s bound=%s span_pct=%s sd_boot_pct=%s\n",
 	       verdict_name(rc), q.n, q.k, q.m, q.mc, F(q.pos), F(q.llr),
-	       F(q.upper), FPCT(100 * expm1(q.span)), FPCT(100 * q.sd_boot),
-	       FPCT(100 * expm1(q.span_used)), FPCT(100 * q.sd_used));
+	       F(q.upper), FPCT(100 * expm1(q.span)), FPCT(100 * q.sd_boot));
 	free(c1);
 	free(c2);
 	return rc;
