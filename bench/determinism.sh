@@ -5,9 +5,11 @@
 # each (alternating), in deterministic mode (measure.sh -d det), while a
 # compile loop keeps the host's cores busy, and prints each boot's median.
 # Usage: bench/determinism.sh [-b BOOTS] [-C CPUS] [-t REPO] [-g GOOD] [-B BAD]
-#                             [-L] [RESULT_FILE]
+#                             [-L] [-S] [RESULT_FILE]
 #   default: 5 boots of each of the lab's good and bad, the vCPUs of
-#   deterministic mode (2 with QEMU 8.1 or later); -L: no host load.
+#   deterministic mode (2 with QEMU 8.1 or later); -L: no host load;
+#   -S: boot i of each kernel gets salt i (measure.sh -S), so the spread
+#   is that over boot inputs, not only over the host's load.
 # Last line: "boot-to-boot spread: X% (GOOD), Y% (BAD); effect Z%", the
 # spread being 100 * (max / min - 1) of the boots' medians and the effect
 # 100 * (median BAD / median GOOD - 1).
@@ -15,9 +17,9 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=../bisect/lib.sh
 . "$top/bisect/lib.sh"
-boots=5 cpus='' repo='' good=good bad=bad load=1
+boots=5 cpus='' repo='' good=good bad=bad load=1 salted=0
 pb_help_first "$@"
-while getopts b:C:t:g:B:Lh opt; do
+while getopts b:C:t:g:B:LSh opt; do
 	case $opt in
 	b) boots=$OPTARG ;;
 	C) cpus=$OPTARG ;;
@@ -25,6 +27,7 @@ while getopts b:C:t:g:B:Lh opt; do
 	g) good=$OPTARG ;;
 	B) bad=$OPTARG ;;
 	L) load=0 ;;
+	S) salted=1 ;;
 	*) pb_opt_other "$opt" ;;
 	esac
 done
@@ -58,14 +61,16 @@ mkdir -p "$(dirname "$out")" || exit
 gm=() bm=()
 {
 	echo "# bench/determinism.sh on $(hostname), $(date -u '+%F %T UTC'); $(nproc) cores; $(pb_det_id)"
-	echo "# $boots boots each of $good and $bad, $cpus vCPU(s), 50 tasks x 40 jobs, 1 warm-up + 4 samples; host load: $([ "$load" = 1 ] && echo '2 compiles at a time' || echo none)"
+	echo "# $boots boots each of $good and $bad, $cpus vCPU(s), 50 tasks x 40 jobs, 1 warm-up + 4 samples; host load: $([ "$load" = 1 ] && echo '2 compiles at a time' || echo none); boot inputs: $([ "$salted" = 1 ] && echo 'salt i for boot i' || echo 'the same for every boot')"
 	printf '%-5s %-5s %12s %8s %8s %8s\n' boot kernel median_jpm spread% wall_s load1
 	for i in $(seq 1 "$boots"); do
 		for k in good bad; do
 			rev=$good
 			[ "$k" = bad ] && rev=$bad
 			start=$SECONDS
-			PB_QUIET=1 "$top/bisect/measure.sh" -d det -C "$cpus" -o "$tmp/b" "$repo" "$rev" >/dev/null 2>"$tmp/err" ||
+			salt=()
+			[ "$salted" = 1 ] && salt=(-S "$i")
+			PB_QUIET=1 "$top/bisect/measure.sh" -d det -C "$cpus" "${salt[@]}" -o "$tmp/b" "$repo" "$rev" >/dev/null 2>"$tmp/err" ||
 				pb_die "$PB_NORESULT" "boot $i of $rev failed: $(tail -1 "$tmp/err")"
 			mapfile -t v < <(pb_sample_rows "$tmp/b/results" | cut -d' ' -f1)
 			m=$(pb_median "${v[@]}")

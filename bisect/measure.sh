@@ -5,7 +5,7 @@
 # Usage: measure.sh [-K BASE] [-c FRAGMENT]... [-C CPUS] [-m MEM_MB] [-P none|aim]
 #                   [-T TASKS] [-J JOBS] [-n SAMPLES] [-w WARMUP] [-W WORKFILE]
 #                   [-A CMD [-Y REGEX] [-D higher|lower]]
-#                   [-d wall|det] [-o RUNDIR] REPO REV
+#                   [-d wall|det] [-S SALT] [-o RUNDIR] REPO REV
 # Defaults: 2 vCPUs, 1024 MiB, payload aim, 50 tasks, 40 jobs per task,
 # 4 samples after 1 warm-up, workfile high_systime (bench/README.md says
 # why); BASE (build.sh -K): tinyconfig, defconfig or a .config file. Without -o a new run directory is made under $PERFBISECT_HOME/runs.
@@ -13,6 +13,11 @@
 # instructions (QEMU -icount; 2 vCPUs from QEMU 8.1 on, else 1), so the
 # host's load does not move the number; -d wall (default, or PB_MODE) is
 # real time. -I is -d det.
+# -S SALT (an integer) adds pb_salt=SALT to the kernel command line, which
+# the guest ignores. A deterministic figure is exact for one set of boot
+# inputs, but the command line seeds the kernel's RNG (KASLR, hashing), so
+# another SALT gives another, equally valid, figure: samples.sh boots a
+# kernel with salt 1, 2, ... so that its boots' spread measures that.
 # -A CMD (--run) runs CMD in the guest instead of the reproducer, warm-up
 # + samples times (a path of this machine, a workload of workloads/, or a
 # busybox applet, with its arguments); -Y REGEX (--metric) finds the line
@@ -30,9 +35,9 @@ set -u
 }
 frag_opts=() cpus=2 mem=1024 payload=aim tasks=50 jobs=40 samples=4 warmup=1
 workfile=high_systime rundir='' bootopts=() mode=${PB_MODE:-wall} cpus_given=0
-run='' metric='' direction=higher
+run='' metric='' direction=higher salt=''
 [ "$mode" = auto ] && mode=wall
-while getopts K:c:C:m:P:T:J:n:w:W:o:d:A:Y:D:Ih opt; do
+while getopts K:c:C:m:P:T:J:n:w:W:o:d:A:Y:D:S:Ih opt; do
 	case $opt in
 	A)
 		run=$OPTARG
@@ -56,6 +61,7 @@ while getopts K:c:C:m:P:T:J:n:w:W:o:d:A:Y:D:Ih opt; do
 	o) rundir=$OPTARG ;;
 	d) mode=$OPTARG ;;
 	I) mode=det ;;
+	S) salt=$OPTARG ;;
 	h)
 		pb_usage
 		exit 0
@@ -68,6 +74,7 @@ shift $((OPTIND - 1))
 for v in tasks jobs samples warmup; do
 	pb_is_uint "${!v}" || pb_die "$PB_USAGE" "$v must be a non-negative integer, not '${!v}'"
 done
+[ -z "$salt" ] || pb_is_uint "$salt" || pb_die "$PB_USAGE" "-S: the salt is a non-negative integer, not '$salt'"
 case $payload in
 none | aim) ;;
 run) [ -n "$run" ] || pb_die "$PB_USAGE" "payload run needs -A CMD" ;;
@@ -108,7 +115,7 @@ fi
 	-k "$art/bzImage" -i "$cpio" -o "$rundir" \
 	pb_payload="$payload" pb_tasks="$tasks" pb_jobs="$jobs" \
 	pb_samples="$samples" pb_warmup="$warmup" pb_workfile="$workfile" \
-	pb_timeout="$limit"
+	pb_timeout="$limit" ${salt:+pb_salt="$salt"}
 code=$?
 if [ "$code" -eq 0 ] && [ -n "$run" ]; then
 	# The command's figure as the score every rule compares (higher is

@@ -24,17 +24,20 @@
 # (a step on a remote worker, bisect -H), the call is logged to
 # STUB_TRACE as "remote HOST SHA", and STUB_REMOTE_DIES=FILE makes the
 # first such call create FILE and fail as QEMU does when its host dies
-# (exit 27).
+# (exit 27). -S SALT (a boot's salt, deterministic mode) moves the figure
+# by up to +-STUB_SALT_EFFECT (a fraction; default 0), as the kernel's
+# RNG seed does, and is logged as "SHA SALT" to STUB_SALTS.
 set -u
-rundir='' samples=4 mode=${PB_MODE:-wall}
+rundir='' samples=4 mode=${PB_MODE:-wall} salt=''
 [ "$mode" = auto ] && mode=wall
-while getopts c:C:m:P:T:J:n:w:W:o:d:K:A:Y:D:I opt; do
+while getopts c:C:m:P:T:J:n:w:W:o:d:K:A:Y:D:S:I opt; do
 	case $opt in
 	o) rundir=$OPTARG ;;
 	n) samples=$OPTARG ;;
 	d) mode=$OPTARG ;;
 	I) mode=det ;;
 	Y) metric=$OPTARG ;;
+	S) salt=$OPTARG ;;
 	*) ;;
 	esac
 done
@@ -93,6 +96,11 @@ esac
 if [ "$mode" = det ]; then
 	d=$(git -C "$repo" show "$sha:detspeed" 2>/dev/null) && speed=$d
 	unset STUB_DRIFT STUB_BOOT_NOISE
+	[ -z "${STUB_SALTS:-}" ] || echo "$sha ${salt:--}" >>"$STUB_SALTS"
+	if [ -n "$salt" ] && [ -n "${STUB_SALT_EFFECT:-}" ]; then
+		h=$(printf 'salt %s %s' "$sha" "$salt" | sha256sum | cut -c1-4)
+		speed=$(awk -v s="$speed" -v f="$STUB_SALT_EFFECT" -v h=$((16#$h)) 'BEGIN { print s * (1 - f + 2 * f * h / 65535) }')
+	fi
 fi
 # A machine that slows down (or speeds up) by STUB_DRIFT after
 # STUB_DRIFT_AFTER calls, as this kind of machine does over minutes.
@@ -108,7 +116,10 @@ fi
 	echo "PERFBISECT ncpus=2 memkb=1000000"
 	t=$(git -C "$repo" show "$sha:torture" 2>/dev/null) && echo "PERFBISECT torture=$t"
 	for i in $(seq 1 "$samples"); do
-		h=$(printf '%s %s %s%s' "$sha" "$calls" "$i" "${STUB_SEED:+ $STUB_SEED}" | sha256sum | cut -c1-4)
+		# A salted deterministic boot is exact for its inputs.
+		n=$calls
+		[ "$mode" = det ] && [ -n "$salt" ] && n=s$salt
+		h=$(printf '%s %s %s%s' "$sha" "$n" "$i" "${STUB_SEED:+ $STUB_SEED}" | sha256sum | cut -c1-4)
 		w=0.03
 		[ "$mode" = det ] && w=0.0005
 		jpm=$(awk -v s="$speed" -v w="$w" -v h=$((16#$h)) 'BEGIN { printf "%.1f", s * (1 - w + 2 * w * h / 65535) }')

@@ -58,6 +58,7 @@ PB_ACCEL=hvf expect 2 "boot: unknown accelerator" "$b/boot.sh" \
 expect 2 "measure: unknown workfile" "$b/measure.sh" -W nosuch "$toy" HEAD
 expect 2 "measure: bad task count" "$b/measure.sh" -T many "$toy" HEAD
 expect 2 "measure: bad payload" "$b/measure.sh" -P rm "$toy" HEAD
+expect 2 "measure: a salt that is not an integer" "$b/measure.sh" -S 'x;y' "$toy" HEAD
 expect 2 "front door: unknown command" "$b/perfbisect" frobnicate
 
 # A missing tool is named with the package that provides it.

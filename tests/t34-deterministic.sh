@@ -92,6 +92,32 @@ k3=$(env -u PB_MEASURE "$T_TMP/elsewhere/bisect/stages/samples.sh" -d "$T_TMP/sm
 [ "${k3##*/}" != "${k1##*/}" ] && pass "cache key: a changed reproducer source is part of it" ||
 	fail "cache key: a changed reproducer source is part of it"
 
+# Deterministic boots are salted: the Nth boot of a revision gets -S N,
+# so boots of one kernel differ in their inputs (as two commits' layouts
+# do) and their spread sets eps; boot N gives the same figure whatever
+# the cache held before.
+export STUB_SALTS=$T_TMP/salts STUB_SALT_EFFECT=0.001
+: >"$STUB_SALTS"
+PB_RESULTS=$T_TMP/salted run_rc "$b/bisect.sh" -t "$T_TMP/small" -g start -b tip -d det -E 1 -R
+is "$rc" 0 "salted: a 2% regression with a +-0.1% salt effect is bisected (exit 0)"
+is "$(jq -r .culprit "$PERFBISECT_HOME/runs/latest/summary.json")" "$culprit" "salted: the exact culprit"
+gsha=$(git -C "$T_TMP/small" rev-parse "start^{commit}")
+is "$(grep "^$gsha " "$STUB_SALTS" | head -2 | cut -d' ' -f2 | tr '\n' ' ')" "1 2 " "salted: GOOD's two boots have salts 1 and 2"
+[ "$(grep -c ' -$' "$STUB_SALTS")" -le 2 ] && pass "salted: only the confirmation's fresh boots (2 at most) are unsalted" ||
+	fail "salted: only the confirmation's fresh boots (2 at most) are unsalted: $(grep -c ' -$' "$STUB_SALTS")"
+is "$(grep ' [0-9]' "$STUB_SALTS" | sort | uniq -d | wc -l)" 0 "salted: no revision boots twice with one salt"
+gb=$(jq -r '.good_boots | map(tostring) | join(" ")' "$PERFBISECT_HOME/runs/latest/state/ends.json")
+like "$gb" '^[0-9.]+ [0-9.]+$' "salted: ends.json has GOOD's two boots"
+[ "${gb% *}" != "${gb#* }" ] && pass "salted: GOOD's boots differ ($gb)" || fail "salted: GOOD's boots differ ($gb)"
+eps=$(jq -r .eps_pct "$PERFBISECT_HOME/runs/latest/state/ends.json")
+awk -v e="$eps" -v a="${gb% *}" -v b="${gb#* }" 'BEGIN { s = 100 * ((a > b ? a / b : b / a) - 1); exit !(e >= 1.5 * s - 0.01) }' &&
+	pass "salted: eps ($eps%) covers 1.5 times GOOD's spread ($gb)" || fail "salted: eps ($eps%) covers 1.5 times GOOD's spread ($gb)"
+m1=$(PB_RESULTS=$T_TMP/salt-a "$b/stages/samples.sh" -B 2 -m "$T_TMP/small" start -- -d det | tr '\n' ' ')
+PB_RESULTS=$T_TMP/salt-b "$b/stages/samples.sh" -B 1 -m "$T_TMP/small" start -- -d det >/dev/null
+m2=$(PB_RESULTS=$T_TMP/salt-b "$b/stages/samples.sh" -B 2 -m "$T_TMP/small" start -- -d det | tr '\n' ' ')
+is "$m2" "$m1" "salted: boot 2 gives the same figure after a cached boot 1 as in one call"
+unset STUB_SALTS STUB_SALT_EFFECT
+
 # A cached failure is not measured again, and says how to retry;
 # PB_RETRY_FAILED=1 does.
 git init -q "$T_TMP/panics" && echo panic >"$T_TMP/panics/speed" && git -C "$T_TMP/panics" add speed &&

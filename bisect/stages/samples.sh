@@ -16,7 +16,11 @@
 #       only those printed. Wall-clock numbers are comparable only within
 #       one stretch of time, so cached ones are history (boots.log keeps
 #       the time and the host's load average of every boot), not ends.
-#   MEASURE_OPTIONs go to measure.sh (-c, -C, -m, -T, -J, -n, -w, -W);
+#   MEASURE_OPTIONs go to measure.sh (-c, -C, -m, -T, -J, -n, -w, -W); in
+#   deterministic mode the Nth boot of a revision also gets -S N (its
+#   salt): one set of boot inputs gives one exact figure, so the boots of
+#   a revision differ in their inputs, and their spread is the tolerance.
+#   Boot N gives the same figure whether the cache is new or old.
 #   PB_MEASURE replaces measure.sh (tests use a stub with the same contract);
 #   with PB_RUN_DIR set, every build or boot done is logged to builds.jsonl;
 #   PB_RESULTS moves the cache (default $PERFBISECT_HOME/results), e.g. to
@@ -55,6 +59,8 @@ pb_is_uint "$min" && pb_is_uint "$max_boots" && pb_is_uint "$min_boots" ||
 
 measure=${PB_MEASURE:-$PB_TOP/bisect/measure.sh}
 key=$(pb_measure_key "$repo" "$sha" "$measure" "${mopts[@]}") || exit
+det=0
+[ "$(pb_opt_mode "${mopts[@]}")" = det ] && det=1
 dir="${PB_RESULTS:-$PERFBISECT_HOME/results}/$key"
 if [ "$print_dir" = 1 ]; then
 	echo "$dir"
@@ -91,7 +97,9 @@ while [ $(($(wc -l <"$dir/samples") - base)) -lt "$min" ] || [ $(($(wc -l <"$dir
 		pb_die "$PB_NORESULT" "${sha:0:12}: still fewer than $min samples or $min_boots boots after $boots boots"
 	boots=$((boots + 1))
 	run=$(mktemp -d "$dir/boot.XXXXXX") || pb_die "$PB_INTERNAL" "cannot create a run dir in $dir"
-	"$measure" "${mopts[@]}" -o "$run" "$repo" "$sha" >/dev/null
+	salt=()
+	[ "$det" = 1 ] && salt=(-S $(($(wc -l <"$dir/boots") + 1)))
+	"$measure" "${mopts[@]}" "${salt[@]}" -o "$run" "$repo" "$sha" >/dev/null
 	code=$?
 	[ -n "$runlog" ] && cat "$run"/*.log >>"$runlog" 2>/dev/null
 	# Record what the build and boot cost (a cached artifact costs 0 s).
