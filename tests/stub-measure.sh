@@ -98,8 +98,11 @@ if [ "$mode" = det ]; then
 	unset STUB_DRIFT STUB_BOOT_NOISE
 	[ -z "${STUB_SALTS:-}" ] || echo "$sha ${salt:--}" >>"$STUB_SALTS"
 	if [ -n "$salt" ] && [ -n "${STUB_SALT_EFFECT:-}" ]; then
-		h=$(printf 'salt %s %s' "$sha" "$salt" | sha256sum | cut -c1-4)
-		speed=$(awk -v s="$speed" -v f="$STUB_SALT_EFFECT" -v h=$((16#$h)) 'BEGIN { print s * (1 - f + 2 * f * h / 65535) }')
+		# The commit's offset plus salt times the golden ratio, mod 1:
+		# two salts of a commit are at least 0.76 F apart.
+		h=$(printf 'salt %s' "$sha" | sha256sum | cut -c1-4)
+		speed=$(awk -v s="$speed" -v f="$STUB_SALT_EFFECT" -v h=$((16#$h)) -v k="$salt" \
+			'BEGIN { u = h / 65536 + k * 0.6180339887; u -= int(u); print s * (1 - f + 2 * f * u) }')
 	fi
 fi
 # A machine that slows down (or speeds up) by STUB_DRIFT after
@@ -116,9 +119,10 @@ fi
 	echo "PERFBISECT ncpus=2 memkb=1000000"
 	t=$(git -C "$repo" show "$sha:torture" 2>/dev/null) && echo "PERFBISECT torture=$t"
 	for i in $(seq 1 "$samples"); do
-		# A salted deterministic boot is exact for its inputs.
+		# A salted deterministic boot is exact for its inputs: its
+		# samples vary as every boot's do; the salt scales them.
 		n=$calls
-		[ "$mode" = det ] && [ -n "$salt" ] && n=s$salt
+		[ "$mode" = det ] && [ -n "$salt" ] && n=salted
 		h=$(printf '%s %s %s%s' "$sha" "$n" "$i" "${STUB_SEED:+ $STUB_SEED}" | sha256sum | cut -c1-4)
 		w=0.03
 		[ "$mode" = det ] && w=0.0005
