@@ -9,12 +9,15 @@
 #                  [-A CMD [-Y REGEX] [-D higher|lower]]
 #                  [-d auto|det|wall] [-P WORKERS] [-H HOSTS] [-R]
 #   -d (or PB_MODE) picks how time is measured. det: deterministic, the
-#   guest clock counts instructions (QEMU -icount, 1 vCPU): boots of a
-#   kernel agree within a fraction of a percent whatever the host does, so
-#   GOOD and BAD get 2 boots each (their spread sets eps), a step 1 boot,
-#   and the results cache holds across time; -E may go down to 1. wall:
-#   real time under TCG or KVM (below). auto (default): det when its ends
-#   check shows the regression, wall otherwise; both say why.
+#   guest clock counts instructions (QEMU -icount; 2 vCPUs from QEMU 8.1
+#   on, else 1): boots of a kernel agree within a fraction of a percent
+#   whatever the host does, so GOOD and BAD get 2 boots each (their spread
+#   sets eps), a step 1 boot, and the results cache holds across time; -E
+#   may go down to 1. PB_SALT=1 gives the Nth boot of a kernel pb_salt=N
+#   on its command line, so that its boots' spread covers what the boot
+#   inputs do to the figure (doc/deterministic.md). wall: real time under
+#   TCG or KVM (below). auto (default): det when its ends check shows the
+#   regression, wall otherwise; both say why.
 #   WORKERS (-P, --workers; default 1, at most 8): steps judged at once in
 #   deterministic mode (kary.sh): each round splits what is left into
 #   WORKERS+1 parts, its boots run side by side through GNU parallel, and

@@ -459,8 +459,11 @@ pb_measure_id() {
 	inputs=$(cd "$PB_TOP" && find configs initramfs reproducer \
 		-path reproducer/build -prune -o -type f -print 2>/dev/null | LC_ALL=C sort |
 		xargs -r sha256sum | sha256sum | cut -c1-16)
-	# Deterministic boots are salted (samples.sh): boot N has salt N.
-	[ "$(pb_opt_mode "$@")" = det ] && det="$(pb_det_id) salt=boot"
+	# PB_SALT=1: deterministic boot N has salt N (samples.sh).
+	if [ "$(pb_opt_mode "$@")" = det ]; then
+		det="$(pb_det_id)"
+		[ "${PB_SALT:-0}" = 1 ] && det+=" salt=boot"
+	fi
 	# The user's own config files (-K FILE, -c PATH) count by content.
 	for a in "$@"; do
 		case $prev in

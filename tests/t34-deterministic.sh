@@ -92,11 +92,18 @@ k3=$(env -u PB_MEASURE "$T_TMP/elsewhere/bisect/stages/samples.sh" -d "$T_TMP/sm
 [ "${k3##*/}" != "${k1##*/}" ] && pass "cache key: a changed reproducer source is part of it" ||
 	fail "cache key: a changed reproducer source is part of it"
 
-# Deterministic boots are salted: the Nth boot of a revision gets -S N,
+# With PB_SALT=1 deterministic boots are salted: the Nth boot gets -S N,
 # so boots of one kernel differ in their inputs (as two commits' layouts
 # do) and their spread sets eps; boot N gives the same figure whatever
 # the cache held before.
-export STUB_SALTS=$T_TMP/salts STUB_SALT_EFFECT=0.001
+kd0=$("$b/stages/samples.sh" -d "$T_TMP/small" start -- -d det)
+kd1=$(PB_SALT=1 "$b/stages/samples.sh" -d "$T_TMP/small" start -- -d det)
+[ "$kd0" != "$kd1" ] && pass "cache key: salted boots have their own" || fail "cache key: salted boots have their own"
+n=$(wc -l <"$STUB_LOG")
+PB_SALT=yes run_rc "$b/stages/samples.sh" -n 1 "$T_TMP/small" start -- -d det
+is "$rc:$(wc -l <"$STUB_LOG")" "2:$n" "PB_SALT neither 0 nor 1: exit 2, nothing measured"
+like "$(cat "$T_TMP/err")" "PB_SALT='yes'" "PB_SALT neither 0 nor 1: named in the error"
+export STUB_SALTS=$T_TMP/salts STUB_SALT_EFFECT=0.001 PB_SALT=1
 : >"$STUB_SALTS"
 PB_RESULTS=$T_TMP/salted run_rc "$b/bisect.sh" -t "$T_TMP/small" -g start -b tip -d det -E 1 -R
 is "$rc" 0 "salted: a 2% regression with a +-0.1% salt effect is bisected (exit 0)"
@@ -116,7 +123,7 @@ m1=$(PB_RESULTS=$T_TMP/salt-a "$b/stages/samples.sh" -B 2 -m "$T_TMP/small" star
 PB_RESULTS=$T_TMP/salt-b "$b/stages/samples.sh" -B 1 -m "$T_TMP/small" start -- -d det >/dev/null
 m2=$(PB_RESULTS=$T_TMP/salt-b "$b/stages/samples.sh" -B 2 -m "$T_TMP/small" start -- -d det | tr '\n' ' ')
 is "$m2" "$m1" "salted: boot 2 gives the same figure after a cached boot 1 as in one call"
-unset STUB_SALTS STUB_SALT_EFFECT
+unset STUB_SALTS STUB_SALT_EFFECT PB_SALT
 
 # A cached failure is not measured again, and says how to retry;
 # PB_RETRY_FAILED=1 does.

@@ -16,10 +16,11 @@
 #       only those printed. Wall-clock numbers are comparable only within
 #       one stretch of time, so cached ones are history (boots.log keeps
 #       the time and the host's load average of every boot), not ends.
-#   MEASURE_OPTIONs go to measure.sh (-c, -C, -m, -T, -J, -n, -w, -W); in
-#   deterministic mode the Nth boot of a revision also gets -S N (its
-#   salt): one set of boot inputs gives one exact figure, so the boots of
-#   a revision differ in their inputs, and their spread is the tolerance.
+#   MEASURE_OPTIONs go to measure.sh (-c, -C, -m, -T, -J, -n, -w, -W);
+#   with PB_SALT=1, the Nth deterministic boot of a revision also gets
+#   -S N (its salt): one set of boot inputs gives one exact figure, so the
+#   boots of a revision differ in their inputs, and their spread is the
+#   tolerance (doc/deterministic.md says why this is not the default).
 #   Boot N gives the same figure whether the cache is new or old.
 #   PB_MEASURE replaces measure.sh (tests use a stub with the same contract);
 #   with PB_RUN_DIR set, every build or boot done is logged to builds.jsonl;
@@ -59,8 +60,12 @@ pb_is_uint "$min" && pb_is_uint "$max_boots" && pb_is_uint "$min_boots" ||
 
 measure=${PB_MEASURE:-$PB_TOP/bisect/measure.sh}
 key=$(pb_measure_key "$repo" "$sha" "$measure" "${mopts[@]}") || exit
-det=0
-[ "$(pb_opt_mode "${mopts[@]}")" = det ] && det=1
+salted=0
+case ${PB_SALT:-0} in
+0 | 1) ;;
+*) pb_die "$PB_USAGE" "PB_SALT='$PB_SALT': 1 salts deterministic boots, 0 does not" ;;
+esac
+[ "$(pb_opt_mode "${mopts[@]}")" = det ] && [ "${PB_SALT:-0}" = 1 ] && salted=1
 dir="${PB_RESULTS:-$PERFBISECT_HOME/results}/$key"
 if [ "$print_dir" = 1 ]; then
 	echo "$dir"
@@ -98,7 +103,7 @@ while [ $(($(wc -l <"$dir/samples") - base)) -lt "$min" ] || [ $(($(wc -l <"$dir
 	boots=$((boots + 1))
 	run=$(mktemp -d "$dir/boot.XXXXXX") || pb_die "$PB_INTERNAL" "cannot create a run dir in $dir"
 	salt=()
-	[ "$det" = 1 ] && salt=(-S $(($(wc -l <"$dir/boots") + 1)))
+	[ "$salted" = 1 ] && salt=(-S $(($(wc -l <"$dir/boots") + 1)))
 	"$measure" "${mopts[@]}" "${salt[@]}" -o "$run" "$repo" "$sha" >/dev/null
 	code=$?
 	[ -n "$runlog" ] && cat "$run"/*.log >>"$runlog" 2>/dev/null
