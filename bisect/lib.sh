@@ -525,6 +525,7 @@ pb_det_cpus() {
 # asked whether it takes those options. Nothing is built before this.
 pb_check_mode() {
 	local mode=$1 cpus=$2 icount=${PB_ICOUNT:-$PB_ICOUNT_DEFAULT} err max
+	pb_check_salt
 	case $mode in
 	wall) return 0 ;;
 	det | auto) ;;
@@ -541,6 +542,15 @@ pb_check_mode() {
 	err=$(echo quit | timeout 20 "${PB_QEMU:-qemu-system-x86_64}" -accel tcg -icount "$icount" \
 		-machine none -nodefaults -display none -S -monitor stdio 2>&1 >/dev/null) ||
 		pb_die "$PB_BADICOUNT" "QEMU rejects PB_ICOUNT='$icount': $(head -1 <<<"${err:-no answer in 20 s}")"
+}
+
+# pb_check_salt: exit PB_USAGE with one line unless PB_SALT is unset, 0 or
+# 1 (1 salts deterministic boots: samples.sh, doc/deterministic.md).
+pb_check_salt() {
+	case ${PB_SALT:-0} in
+	0 | 1) ;;
+	*) pb_die "$PB_USAGE" "PB_SALT='$PB_SALT': 1 salts deterministic boots, 0 does not" ;;
+	esac
 }
 
 # pb_check_range NAME VALUE MIN MAX: exit PB_USAGE unless VALUE is an

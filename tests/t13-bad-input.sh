@@ -60,6 +60,13 @@ expect 2 "measure: bad task count" "$b/measure.sh" -T many "$toy" HEAD
 expect 2 "measure: bad payload" "$b/measure.sh" -P rm "$toy" HEAD
 expect 2 "measure: a salt that is not an integer" "$b/measure.sh" -S 'x;y' "$toy" HEAD
 expect 2 "front door: unknown command" "$b/perfbisect" frobnicate
+# PB_SALT is 0 or 1: anything else stops a command before it builds or
+# boots, in every mode (a typo must not silently mean "unsalted").
+PB_SALT=2 expect 2 "bisect: PB_SALT neither 0 nor 1" "$b/bisect.sh" -t "$toy" -g HEAD -b HEAD -d wall
+like "$(cat "$T_TMP/err")" "PB_SALT='2'" "bisect: the error names PB_SALT's value"
+PB_SALT=yes expect 2 "validate: PB_SALT neither 0 nor 1" "$b/validate.sh" -t "$toy" "$T_TMP/bz"
+PB_SALT=' 1' expect 2 "reproduce: PB_SALT neither 0 nor 1" "$b/reproduce.sh" -t "$toy" -d det HEAD HEAD
+PB_SALT=1x expect 2 "samples: PB_SALT neither 0 nor 1" "$b/stages/samples.sh" -n 1 "$toy" HEAD
 
 # A missing tool is named with the package that provides it.
 run_rc bash -c '. "$1/bisect/lib.sh"; pb_need busybox-nonesuch-cmd' _ "$T_TOP"

@@ -61,10 +61,7 @@ pb_is_uint "$min" && pb_is_uint "$max_boots" && pb_is_uint "$min_boots" ||
 measure=${PB_MEASURE:-$PB_TOP/bisect/measure.sh}
 key=$(pb_measure_key "$repo" "$sha" "$measure" "${mopts[@]}") || exit
 salted=0
-case ${PB_SALT:-0} in
-0 | 1) ;;
-*) pb_die "$PB_USAGE" "PB_SALT='$PB_SALT': 1 salts deterministic boots, 0 does not" ;;
-esac
+pb_check_salt
 [ "$(pb_opt_mode "${mopts[@]}")" = det ] && [ "${PB_SALT:-0}" = 1 ] && salted=1
 dir="${PB_RESULTS:-$PERFBISECT_HOME/results}/$key"
 if [ "$print_dir" = 1 ]; then
