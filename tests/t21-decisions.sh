@@ -6,7 +6,10 @@
 # Bounds (1000 simulated bisects a cell, fixed seed): at most 1% of the
 # bisects name a wrong culprit and at most 1% of the steps are decided
 # wrongly, in every cell; the sequential rule decides more steps than the
-# fixed-sample rule before it, in fewer rounds.
+# fixed-sample rule before it, in fewer rounds. Salted deterministic boots
+# (pbsim --salted 1): at most 1% wrong culprits and 1.5% wrong steps a
+# cell, at least 95% of the bisects decided at 3%/sigma 0.006 and
+# 5%/sigma 0.01.
 set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -84,6 +87,37 @@ awk -v d="$(col "$T_TMP/level" 40 0 3)" 'BEGIN { exit !(d >= 95) }' &&
 # Without noise a 40% regression is decided in one round a step, always.
 is "$(col "$T_TMP/sprt" 40 0 3):$(col "$T_TMP/sprt" 40 0 8)" "100.0:100.0" "40%, no boot noise: every bisect and step decided"
 at_most "$(col "$T_TMP/sprt" 40 0 11)" 1.1 "40%, no boot noise: about one round a step" " rounds"
+# Salted deterministic boots (bisect.sh -d det, PB_SALT=1): sigma is a
+# salt's effect, the ends' boot i serves round i of every step.
+ssizes=2,3,5,10 ssigmas=0.004,0.006,0.008,0.01
+"$S" --salted 1 --min-effect 1 --bisects 1000 --max-rounds 10 --sizes $ssizes --sigmas $ssigmas \
+	>"$T_TMP/salted" 2>"$T_TMP/err"
+is "$?:$(cat "$T_TMP/err")" "0:" "pbsim --salted 1 runs"
+like "$(head -1 "$T_TMP/salted")" "1 candidate boot a round, within 0, drift 0, .*salted" "salted: no drift, no within-boot noise, one candidate boot a round"
+for s in ${ssizes//,/ }; do
+	for g in ${ssigmas//,/ }; do
+		at_most "$(col "$T_TMP/salted" "$s" "$g" 4)" 1 "salted, $s% regression, sigma $g: wrong culprits at most 1%"
+		at_most "$(col "$T_TMP/salted" "$s" "$g" 10)" 1.5 "salted, $s% regression, sigma $g: steps decided wrongly at most 1.5%"
+	done
+done
+for c in "3 0.006" "5 0.01"; do
+	read -r s g <<<"$c"
+	awk -v d="$(col "$T_TMP/salted" "$s" "$g" 3)" 'BEGIN { exit !(d >= 95) }' &&
+		pass "salted, $s% regression, sigma $g: at least 95% of the bisects decided" ||
+		fail "salted, $s% regression, sigma $g: at least 95% of the bisects decided ($(col "$T_TMP/salted" "$s" "$g" 3)%)"
+done
+# Reusing the ends' cached boots: fewer boots a bisect than booting a
+# new pair of ends every round, the noise being the same.
+"$S" --min-effect 1 --bisects 1000 --max-rounds 10 --cand-boots 1 --spread-from ends --drift 0 --within 0 \
+	--sizes 3,5 --sigmas 0.006,0.01 >"$T_TMP/unsalted" 2>"$T_TMP/err"
+is "$?:$(cat "$T_TMP/err")" "0:" "pbsim, the same noise without the cache, runs"
+for c in "3 0.006" "5 0.01"; do
+	read -r s g <<<"$c"
+	awk -v a="$(col "$T_TMP/salted" "$s" "$g" 13)" -v b="$(col "$T_TMP/unsalted" "$s" "$g" 13)" \
+		'BEGIN { exit !(a > 0 && a < b) }' &&
+		pass "salted, $s% regression, sigma $g: the cached ends save boots" ||
+		fail "salted, $s% regression, sigma $g: the cached ends save boots ($(col "$T_TMP/salted" "$s" "$g" 13) vs $(col "$T_TMP/unsalted" "$s" "$g" 13))"
+done
 # The same seed gives the same table.
 "$S" --rule sprt --bisects 50 --sizes 20 --sigmas 0.1 --seed 7 >"$T_TMP/a"
 "$S" --rule sprt --bisects 50 --sizes 20 --sigmas 0.1 --seed 7 >"$T_TMP/b"
@@ -92,7 +126,7 @@ is "$(cmp -s "$T_TMP/a" "$T_TMP/b" && echo same)" same "pbsim is deterministic f
 # Bad input: exit 2, one line.
 for args in "--rule magic" "--sizes 0" "--sizes 100" "--sigmas -1" "--sizes 1,,2" "--bisects 0" \
 	"--sizes 5,x" "--within 0.1,0.2" "--drift x" "--max-rounds 2" "--commits 1" "--seed x" "--frobnicate 1" "--rule" "--cand-boots 5" \
-	"--spread-from pool" "--pool-min 101"; do
+	"--spread-from pool" "--pool-min 101" "--salted 2" "--salted 1 --rule place" "--salted 1 --rule level"; do
 	# shellcheck disable=SC2086
 	run_rc "$S" $args
 	if [ "$rc" = 2 ] && [ "$(wc -l <"$T_TMP/err")" = 1 ] && [ ! -s "$T_TMP/out" ]; then

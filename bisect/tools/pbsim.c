@@ -8,7 +8,7 @@
  *	pbsim [--rule sprt|place|level] [--sizes PCT,...] [--sigmas SD,...]
  *	      [--bisects M] [--commits N] [--max-rounds R] [--within SD]
  *	      [--drift SD] [--min-effect PCT] [--cand-boots K] [--seed S]
- *	      [--spread-from ends|all] [--pool-min P]
+ *	      [--spread-from ends|all] [--pool-min P] [--salted 0|1]
  *
  * The model: commits 0 (GOOD) to N (BAD), one culprit drawn uniformly
  * from 1..N; a commit before it runs at level 0, from it on at
@@ -16,6 +16,16 @@
  * round's drift (the machine's speed in that stretch of time, shared by
  * the boots of a round), a boot effect (sd sigma) and the within-boot
  * noise of a median (sd --within).
+ *
+ * --salted 1 models deterministic mode with PB_SALT=1 (bisect.sh -d det):
+ * a boot is exact for its inputs, so there is no drift and no within-boot
+ * noise, and sigma is the effect of a boot's salt (a draw per commit and
+ * salt). The ends' boot i (salt i) is measured once and cached: the ends
+ * check's rounds are boots 1, 2, ..., and round i of every step reuses
+ * GOOD's and BAD's boot i, booting a new pair only past the last one;
+ * every cached pair is the pool. A round boots the candidate once
+ * (salt i). The culprit's confirmation boots parent and culprit with
+ * salts not used before: fresh draws.
  *
  * A simulated bisect does what bisect.sh and step.sh do in rounds:
  *	1. the ends in paired rounds (3 to R): dec_paired and dec_separated
@@ -70,6 +80,7 @@ struct opts {
 	double sizes[MAX_LIST], sigmas[MAX_LIST];
 	int nsizes, nsigmas;
 	int bisects, commits, max_rounds, ends_rounds, cand_boots, cand_spread, pool_min;
+	int salted;
 	double within, drift, min_effect;
 	uint64_t seed;
 };
@@ -162,7 +173,7 @@ static int step(struct sim *s, int commit, int bad_end)
 {
 	double g[MAX_ROUNDS], b[MAX_ROUNDS], c[4 * MAX_ROUNDS], drift;
 	int r, j, k = s->o->rule == RULE_SPRT ? s->o->cand_boots : 1;
-	int v = DEC_MORE;
+	int v = DEC_MORE, cached;
 	struct dec_sprt q;
 	struct dec_place p;
 	struct dec_pool pool;
@@ -180,18 +191,24 @@ static int step(struct sim *s, int commit, int bad_end)
 				      s->o->max_rounds, &l);
 			continue;
 		}
-		g[r] = boot(s, 0, drift);
+		/* Salted: the ends' boot r + 1 may be in the cache. */
+		cached = s->o->salted && r < s->m;
+		g[r] = cached ? s->pool_g[r] : boot(s, 0, drift);
 		for (j = 0; j < k; j++)
 			c[r * k + j] = boot(s, commit, drift);
-		b[r] = boot(s, bad_end, drift);
-		pool_add(s, g[r], b[r]);
+		if (!cached) {
+			b[r] = boot(s, bad_end, drift);
+			pool_add(s, g[r], b[r]);
+		} else {
+			b[r] = s->pool_b[r];
+		}
 		if (k > 1 && s->o->cand_spread && s->mc < MAX_POOL) {
 			s->pool_c1[s->mc] = c[r * k];
 			s->pool_c2[s->mc] = c[r * k + 1];
 			s->mc++;
 		}
 		s->rounds++;
-		s->boots += 2 + k;
+		s->boots += cached ? k : 2 + k;
 		if (s->o->rule == RULE_SPRT) {
 			pool.g = s->pool_g;
 			pool.b = s->pool_b;
@@ -314,7 +331,7 @@ static void parse(int argc, char **argv, struct opts *o)
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			puts("usage: pbsim [--rule sprt|place|level] [--sizes PCT,...] [--sigmas SD,...] [--bisects M] [--commits N] [--max-rounds R] [--within SD] [--drift SD] [--min-effect PCT] [--cand-boots K] [--seed S] [--spread-from ends|all] [--pool-min P]");
+			puts("usage: pbsim [--rule sprt|place|level] [--sizes PCT,...] [--sigmas SD,...] [--bisects M] [--commits N] [--max-rounds R] [--within SD] [--drift SD] [--min-effect PCT] [--cand-boots K] [--seed S] [--spread-from ends|all] [--pool-min P] [--salted 0|1]");
 			exit(0);
 		}
 		if (!v)
@@ -349,6 +366,8 @@ static void parse(int argc, char **argv, struct opts *o)
 			o->cand_spread = !strcmp(v, "all");
 		} else if (!strcmp(a, "--pool-min")) {
 			o->pool_min = parse_int(v, 0, 100, "--pool-min");
+		} else if (!strcmp(a, "--salted")) {
+			o->salted = parse_int(v, 0, 1, "--salted");
 		} else if (!strcmp(a, "--seed")) {
 			o->seed = parse_int(v, 1, 2147483647, "--seed");
 		} else if (!strcmp(a, "--within")) {
@@ -364,6 +383,15 @@ static void parse(int argc, char **argv, struct opts *o)
 	for (i = 0; i < o->nsizes; i++)
 		if (o->sizes[i] <= 0 || o->sizes[i] >= 100)
 			die("a regression size is a percentage above 0 and below 100");
+	if (o->salted && o->rule != RULE_SPRT)
+		die("--salted 1 models the steps of deterministic mode: --rule sprt");
+	if (o->salted) {
+		/* A salted deterministic boot: exact for its inputs. */
+		o->drift = 0;
+		o->within = 0;
+		o->cand_boots = 1;
+		o->cand_spread = 0;
+	}
 }
 
 int main(int argc, char **argv)
@@ -387,7 +415,9 @@ int main(int argc, char **argv)
 	printf("rule %s, %d commits, %d bisects a cell, at most %d rounds a step, %d candidate boot%s a round, within %g, drift %g, minimum effect %g%%",
 	       rule_names[o.rule], o.commits, o.bisects, o.max_rounds, k,
 	       k > 1 ? "s" : "", o.within, o.drift, o.min_effect);
-	if (o.rule == RULE_SPRT)
+	if (o.salted)
+		printf(", salted deterministic boots: the ends' boot i in every step's round i");
+	else if (o.rule == RULE_SPRT)
 		printf(", spread from %s, at least %d end pairs before the steps",
 		       o.cand_spread ? "ends and candidate pairs" : "ends",
 		       o.pool_min);
