@@ -72,7 +72,9 @@ set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-child='' launching=0 before='' bpid='' resume=0
+child='' launching=0 before='' bpid='' resume=0 pr_salted='' pr_failed='' pr_code=0
+pr_a=() pr_b=()
+ci_level=$(awk -v a="$PB_ROUNDS_ALPHA" 'BEGIN { print 100 * (1 - a) }')
 
 # Helpers.
 
@@ -113,9 +115,14 @@ field() { sed -n "s/.*\\b$1=\\([-0-9.]*\\).*/\\1/p" <<<"$2"; }
 # The deterministic ends check: 2 boots of each end with the guest clock
 # counting instructions (their results are cached across time). BAD must be
 # slower than GOOD by more than the minimum effect plus eps, the boots'
-# spread (pbstat detcmp). Prints the detcmp line; fails when it is not.
+# spread (pbstat detcmp). Sets detline to the detcmp line; fails when it
+# is not. With PB_SALT=1, see det_ends_salted.
 det_ends() {
 	local g b rc
+	[ "${PB_SALT:-0}" = 1 ] && {
+		det_ends_salted
+		return
+	}
 	pb_info "deterministic ends check: GOOD and BAD, 2 boots each (guest time = instructions, ${cpus:-$(pb_det_cpus)} vCPUs, about a minute a boot)"
 	# With workers, BAD boots beside GOOD (its build waits for GOOD's).
 	if [ "$workers" -gt 1 ]; then
@@ -144,6 +151,38 @@ det_ends() {
 	echo "deterministic ends: GOOD ${gdet[*]} BAD ${bdet[*]}: $detline" >>"$log"
 	return "$rc"
 }
+# det_ends_salted: the deterministic ends check with salted boots: the
+# salts move a kernel's figure, so the boot is the unit, as in wall-clock
+# mode. GOOD and BAD in paired rounds, round i comparing their boots with
+# salt i (cached across time, so the steps reuse them), until pbstat
+# paired shows BAD slower by more than the minimum effect, or not that
+# much slower, or PB_ROUNDS_MAX rounds. detline: the detcmp line of
+# those boots (medians, threshold, eps for the report), then the paired
+# line, whose fields come last and so are the ones field() reads.
+det_ends_salted() {
+	local rc cmp
+	pb_info "deterministic ends check with salted boots: GOOD and BAD in paired rounds, round i their boots with salt i (guest time = instructions, ${cpus:-$(pb_det_cpus)} vCPUs, about a minute a boot)"
+	pr_salted=ends
+	paired_rounds "$gsha" "$bsha" GOOD BAD "${min_effect:-1}"
+	rc=$? pr_salted=''
+	[ "$rc" -eq 2 ] && det_end_failed "$([ "$pr_failed" = "$gsha" ] && echo GOOD || echo BAD)" "$pr_failed" "$pr_code"
+	gdet=("${pr_a[@]}") bdet=("${pr_b[@]}")
+	cmp=$("$pbstat" detcmp --min-effect "${min_effect:-1}" -a "${gdet[@]}" -b "${bdet[@]}") ||
+		[ $? -eq 1 ] || pb_die "$PB_INTERNAL" "pbstat detcmp failed: $cmp"
+	detline="$cmp $paired"
+	echo "deterministic ends, salted: GOOD ${gdet[*]} BAD ${bdet[*]}: $detline" >>"$log"
+	[ "$(field separated "$paired")" = 1 ]
+}
+# det_tol: what the deterministic ends' difference was judged against,
+# for messages: the boots' spread and eps, or with salted boots the
+# paired rounds' interval.
+det_tol() {
+	if [ -n "$(field ci_low_pct "$detline")" ]; then
+		echo "salted boots, $(field n "$detline") paired rounds, ${ci_level}% CI $(field ci_low_pct "$detline")..$(field ci_high_pct "$detline")%"
+	else
+		echo "boots agree within $(field spread_pct "$detline")%, eps $(field eps_pct "$detline")%"
+	fi
+}
 # calibrate MIN: measure both ends afresh up to MIN samples each (this run's
 # samples count, the cache's do not) into gs and bs, and calibrate: cal,
 # sep, medians.
@@ -165,42 +204,75 @@ apart() {
 		hi = B[1]; for (i = 2; i <= m; i++) if (B[i] > hi) hi = B[i]
 		exit !(hi < lo) }'
 }
-# paired_rounds A B NAME_A NAME_B EFFECT_PCT: boot A and B afresh in rounds
-# (one boot each, the order alternating) and, from the third round on,
-# compare them with pbstat paired at PB_ROUNDS_ALPHA into $paired. Returns
-# 0 once B is shown slower than A, by more than EFFECT_PCT as estimated,
-# 1 once the interval shows it is not that much slower or after
-# PB_ROUNDS_MAX rounds, 2 if a kernel failed to build or boot this time; a
-# failure of the kit stops the bisect.
+# pr_boot SHA ROUND: one boot of SHA for round ROUND of paired_rounds;
+# prints its median. pr_salted says which boot: empty, a wall-clock boot
+# afresh; "ends", SHA's deterministic boot ROUND (salt ROUND) from the
+# results cache, booted when missing; "fresh", a deterministic boot with
+# SHA's next salt, never one a step used. Returns the measurement's code.
+pr_boot() {
+	local sha=$1 r=$2 out rcode one=()
+	case $pr_salted in
+	ends)
+		out=$("$PB_TOP/bisect/stages/samples.sh" -n 1 -B "$r" -m -N 1 -l "$run/measure.log" "$repo" "$sha" -- \
+			"${dmopts[@]}" 2>>"$log")
+		rcode=$?
+		out=$(sed -n "${r}p" <<<"$out")
+		;;
+	fresh)
+		out=$("$PB_TOP/bisect/stages/samples.sh" -F -n 1 -B 1 -m -N 1 -l "$run/measure.log" "$repo" "$sha" -- \
+			"${dmopts[@]}" 2>>"$log")
+		rcode=$?
+		;;
+	*)
+		out=$(pb_boot_jpm "$state" "$run/measure.log" "$repo" "$sha" "${mopts[@]}")
+		rcode=$?
+		if [ -n "$out" ]; then
+			mapfile -t one <<<"$out"
+			out=$(pb_median "${one[@]}")
+		fi
+		;;
+	esac
+	[ -n "$out" ] && echo "$out"
+	return "$rcode"
+}
+# paired_rounds A B NAME_A NAME_B EFFECT_PCT: boot A and B (pr_boot) in
+# rounds (one boot each, the order alternating) and, from the third round
+# on, compare them with pbstat paired at PB_ROUNDS_ALPHA into $paired, the
+# boot medians into pr_a and pr_b. Returns 0 once B is shown slower than
+# A, by more than EFFECT_PCT as estimated, 1 once the interval shows it is
+# not that much slower or after PB_ROUNDS_MAX rounds, 2 if a kernel
+# (pr_failed) failed to build or boot this time (code pr_code); a failure
+# of the kit stops the bisect.
 paired_rounds() {
-	local a=$1 b=$2 na=$3 nb=$4 effect=$5 r k sha out rcode one=() am=() bm=()
-	paired=''
+	local a=$1 b=$2 na=$3 nb=$4 effect=$5 r k sha out rcode
+	paired='' pr_a=() pr_b=()
 	for ((r = 1; r <= rounds_max; r++)); do
 		for k in 0 1; do
 			sha=$a
 			[ $(((r + k) % 2)) -eq 0 ] && sha=$b
-			out=$(pb_boot_jpm "$state" "$run/measure.log" "$repo" "$sha" "${mopts[@]}")
+			out=$(pr_boot "$sha" "$r")
 			rcode=$?
 			if [ "$rcode" -ne 0 ] || [ -z "$out" ]; then
 				if [ "$rcode" -ne 0 ] && [ "$(pb_bisect_code "$rcode")" != 125 ]; then
 					pb_die "$rcode" "measuring ${sha:0:12} failed (code $rcode); see $run/measure.log"
 				fi
 				pb_warn "${sha:0:12} gave no result this time (code $rcode); see $run/measure.log"
+				pr_failed=$sha pr_code=$rcode
 				return 2
 			fi
-			mapfile -t one <<<"$out"
 			if [ "$sha" = "$a" ]; then
-				am+=("$(pb_median "${one[@]}")")
+				pr_a+=("$out")
 			else
-				bm+=("$(pb_median "${one[@]}")")
+				pr_b+=("$out")
 			fi
 		done
-		pb_info "$na and $nb in paired rounds, round $r (at least 3, at most $rounds_max): ${am[*]: -1} and ${bm[*]: -1} $unit"
-		# GOOD and BAD: a pair for the steps' pool (step.sh).
-		[ "$a:$b" = "$gsha:$bsha" ] && { echo "${am[*]: -1} ${bm[*]: -1}" >>"$state/pool" ||
+		pb_info "$na and $nb in paired rounds, round $r (at least 3, at most $rounds_max): ${pr_a[*]: -1} and ${pr_b[*]: -1} $unit"
+		# GOOD and BAD in wall-clock mode: a pair for the steps' pool
+		# (step.sh; salted, the steps read the cache instead).
+		[ "$a:$b:$pr_salted" = "$gsha:$bsha:" ] && { echo "${pr_a[*]: -1} ${pr_b[*]: -1}" >>"$state/pool" ||
 			pb_die "$PB_INTERNAL" "cannot write $state/pool"; }
 		[ "$r" -ge 3 ] || continue
-		paired=$("$pbstat" paired --alpha "$PB_ROUNDS_ALPHA" --min-effect "$effect" -a "${am[@]}" -b "${bm[@]}") ||
+		paired=$("$pbstat" paired --alpha "$PB_ROUNDS_ALPHA" --min-effect "$effect" -a "${pr_a[@]}" -b "${pr_b[@]}") ||
 			pb_die "$PB_INTERNAL" "pbstat paired failed"
 		echo "$na vs $nb in rounds: $paired" >>"$log"
 		[ "$(field separated "$paired")" = 1 ] && return 0
@@ -413,18 +485,20 @@ check_ends() {
 	if [ "$resume" = 1 ]; then
 		mode=$(jq -r .mode "$state/ends.json") det_why=$(jq -r '.mode_reason // ""' "$state/ends.json")
 		[ "$mode" = det ] && mopts=("${dmopts[@]}")
+		# Its steps and confirmation use the boots it started with.
+		[ "$(jq -r '.salted // false' "$state/ends.json")" = true ] && export PB_SALT=1
 		pb_info "resuming in $mode mode with the ends measured when this bisect started ($det_why)"
 	elif [ "$mode" != wall ]; then
 		det_ends
 		detrc=$?
-		pb_info "deterministic ends: GOOD ${gdet[*]:-?} BAD ${bdet[*]:-?}: $(field delta_pct "$detline")% (eps $(field eps_pct "$detline")%)"
+		pb_info "deterministic ends: GOOD ${gdet[*]:-?} BAD ${bdet[*]:-?}: $(field delta_pct "$detline")% ($(det_tol))"
 		if [ "$detrc" -eq 0 ]; then
-			det_why="the deterministic ends check shows BAD $(field delta_pct "$detline")% (boots agree within $(field spread_pct "$detline")%, eps $(field eps_pct "$detline")%)"
+			det_why="the deterministic ends check shows BAD $(field delta_pct "$detline")% ($(det_tol))"
 			mode=det
 		elif [ "$detrc" -eq 1 ] && [ "$mode" = det ]; then
-			pb_die "$PB_NOREGRESSION" "no regression between GOOD and BAD in deterministic mode: BAD is $(field delta_pct "$detline")% (eps $(field eps_pct "$detline")%, minimum effect ${min_effect:-1}%); try -d wall"
+			pb_die "$PB_NOREGRESSION" "no regression between GOOD and BAD in deterministic mode: BAD is $(field delta_pct "$detline")% ($(det_tol), minimum effect ${min_effect:-1}%); try -d wall"
 		elif [ "$detrc" -eq 1 ]; then
-			det_why="the deterministic ends check does not show the regression (BAD $(field delta_pct "$detline")%, eps $(field eps_pct "$detline")%)"
+			det_why="the deterministic ends check does not show the regression (BAD $(field delta_pct "$detline")%, $(det_tol))"
 			mode=wall
 		else
 			pb_die "$PB_INTERNAL" "pbstat detcmp failed: $detline"
@@ -460,7 +534,6 @@ calibrate_wall() {
 			calibrate "$ends"
 		fi
 	fi
-	ci_level=$(awk -v a="$PB_ROUNDS_ALPHA" 'BEGIN { print 100 * (1 - a) }')
 	# A small regression (see step.sh) is measured in rounds: the steps judge
 	# their commit within rounds and the culprit is confirmed the same way.
 	# So are ends that the samples alone cannot separate: the drift between
@@ -535,9 +608,10 @@ calibrate_ends() {
 		--argjson t "$threshold" --arg cal "$cal" --argjson fixed "$fixed" --argjson rounds "$rounds" \
 		--arg mode "$mode" --arg why "$det_why" --argjson gdet "$(printf '%s\n' "${gdet[@]}" | jq -s 'map(numbers)')" \
 		--argjson bdet "$(printf '%s\n' "${bdet[@]}" | jq -s 'map(numbers)')" \
-		--arg eps "$(field eps_pct "${detline:-}")" \
+		--arg eps "$(field eps_pct "${detline:-}")" --argjson salted "$([ "$mode" = det ] && [ "${PB_SALT:-0}" = 1 ] && echo true || echo false)" \
 		'{good_samples: $g, bad_samples: $b, threshold: $t, fixed_threshold: $fixed, calibration: $cal, rounds: $rounds,
-		  mode: $mode, mode_reason: $why, good_boots: $gdet, bad_boots: $bdet, eps_pct: ($eps | tonumber? // null)}' |
+		  mode: $mode, mode_reason: $why, good_boots: $gdet, bad_boots: $bdet, eps_pct: ($eps | tonumber? // null),
+		  salted: $salted}' |
 		pb_atomic_write "$state/ends.json"
 	# Ends measured just now are as fresh as those a step boots: the first
 	# steps may reuse them (step.sh, PB_ENDS_MAX_AGE), dated from the start of
@@ -609,9 +683,25 @@ run_bisect() {
 confirm_culprit() {
 	# Confirm: measure the culprit and its parent once more and state the effect.
 	# A small regression (see step.sh) is confirmed in paired rounds.
+	# Deterministic with salted boots: paired rounds of boots with salts
+	# that no step used (pr_boot fresh), the boot being the unit.
+	if [ -n "$culprit" ] && [ ! -s "$state/confirm" ] && [ "$(jq -r '.salted // false' "$state/ends.json")" = true ]; then
+		parent=$(git -C "$repo" rev-parse "$culprit^")
+		pb_info "confirming ${culprit:0:12} against its parent ${parent:0:12} in paired rounds of salted boots not used before"
+		pr_salted=fresh
+		paired_rounds "$parent" "$culprit" parent culprit 0
+		prc=$? pr_salted=''
+		# No other rule stands in: the samples of a boot are not its unit.
+		if [ "$prc" -eq 2 ] || [ -z "$paired" ]; then
+			echo "in rounds: no result (${pr_failed:0:12} failed to build or boot, code $pr_code)"
+		else
+			echo "in rounds: $paired"
+		fi | pb_atomic_write "$state/confirm"
+	fi
 	# Deterministic: one boot of each afresh (never the step's), with the cached
 	# ones; the culprit must be slower than its parent beyond eps.
-	if [ -n "$culprit" ] && [ ! -s "$state/confirm" ] && [ "$(jq -r '.mode // "wall"' "$state/ends.json")" = det ]; then
+	if [ -n "$culprit" ] && [ ! -s "$state/confirm" ] && [ "$(jq -r '.mode // "wall"' "$state/ends.json")" = det ] &&
+		[ "$(jq -r '.salted // false' "$state/ends.json")" != true ]; then
 		parent=$(git -C "$repo" rev-parse "$culprit^")
 		pb_info "confirming ${culprit:0:12} against its parent ${parent:0:12} with a fresh deterministic boot of each"
 		pm=() cm=()

@@ -25,8 +25,9 @@
 # STUB_TRACE as "remote HOST SHA", and STUB_REMOTE_DIES=FILE makes the
 # first such call create FILE and fail as QEMU does when its host dies
 # (exit 27). -S SALT (a boot's salt, deterministic mode) moves the figure
-# by up to +-STUB_SALT_EFFECT (a fraction; default 0), as the kernel's
-# RNG seed does, and is logged as "SHA SALT" to STUB_SALTS.
+# by up to +-STUB_SALT_EFFECT (a fraction; default 0; a uniform draw of
+# its own for each commit and salt), as the kernel's RNG seed does, and
+# is logged as "SHA SALT" to STUB_SALTS.
 set -u
 rundir='' samples=4 mode=${PB_MODE:-wall} salt=''
 [ "$mode" = auto ] && mode=wall
@@ -98,11 +99,10 @@ if [ "$mode" = det ]; then
 	unset STUB_DRIFT STUB_BOOT_NOISE
 	[ -z "${STUB_SALTS:-}" ] || echo "$sha ${salt:--}" >>"$STUB_SALTS"
 	if [ -n "$salt" ] && [ -n "${STUB_SALT_EFFECT:-}" ]; then
-		# The commit's offset plus salt times the golden ratio, mod 1:
-		# two salts of a commit are at least 0.76 F apart.
-		h=$(printf 'salt %s' "$sha" | sha256sum | cut -c1-4)
-		speed=$(awk -v s="$speed" -v f="$STUB_SALT_EFFECT" -v h=$((16#$h)) -v k="$salt" \
-			'BEGIN { u = h / 65536 + k * 0.6180339887; u -= int(u); print s * (1 - f + 2 * f * u) }')
+		# Independent draws: the decision rules assume them.
+		h=$(printf 'salt %s %s' "$sha" "$salt" | sha256sum | cut -c1-4)
+		speed=$(awk -v s="$speed" -v f="$STUB_SALT_EFFECT" -v h=$((16#$h)) \
+			'BEGIN { print s * (1 - f + 2 * f * h / 65535) }')
 	fi
 fi
 # A machine that slows down (or speeds up) by STUB_DRIFT after

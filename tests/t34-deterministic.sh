@@ -103,22 +103,51 @@ n=$(wc -l <"$STUB_LOG")
 PB_SALT=yes run_rc "$b/stages/samples.sh" -n 1 "$T_TMP/small" start -- -d det
 is "$rc:$(wc -l <"$STUB_LOG")" "2:$n" "PB_SALT neither 0 nor 1: exit 2, nothing measured"
 like "$(cat "$T_TMP/err")" "PB_SALT='yes'" "PB_SALT neither 0 nor 1: named in the error"
-export STUB_SALTS=$T_TMP/salts STUB_SALT_EFFECT=0.001 PB_SALT=1
+# Salted, the boot is the unit: the ends in paired rounds of boots with
+# salt i, each step in rounds of one candidate boot with the ends' cached
+# boot i (pbstat sprt), the culprit confirmed in paired rounds of salts no
+# step used.
+export STUB_SALTS=$T_TMP/salts STUB_SALT_EFFECT=0.002 PB_SALT=1
 : >"$STUB_SALTS"
+: >"$STUB_LOG"
 PB_RESULTS=$T_TMP/salted run_rc "$b/bisect.sh" -t "$T_TMP/small" -g start -b tip -d det -E 1 -R
-is "$rc" 0 "salted: a 2% regression with a +-0.1% salt effect is bisected (exit 0)"
-is "$(jq -r .culprit "$PERFBISECT_HOME/runs/latest/summary.json")" "$culprit" "salted: the exact culprit"
+is "$rc" 0 "salted: a 2% regression with a +-0.2% salt effect is bisected (exit 0)"
+s=$PERFBISECT_HOME/runs/latest/summary.json
+st=$PERFBISECT_HOME/runs/latest/state
+is "$(jq -r .culprit "$s")" "$culprit" "salted: the exact culprit"
+is "$(jq -r .salted "$st/ends.json")" true "salted: ends.json says so"
+like "$(jq -r .mode_reason "$s")" 'shows BAD -[12](\.[0-9]+)?% \(salted boots, [0-9]+ paired rounds, 98% CI -[0-9.]+\.\.-[0-9.]+%\)' \
+	"salted: the mode's reason gives the paired rounds' interval"
 gsha=$(git -C "$T_TMP/small" rev-parse "start^{commit}")
-is "$(grep "^$gsha " "$STUB_SALTS" | head -2 | cut -d' ' -f2 | tr '\n' ' ')" "1 2 " "salted: GOOD's two boots have salts 1 and 2"
-[ "$(grep -c ' -$' "$STUB_SALTS")" -le 2 ] && pass "salted: only the confirmation's fresh boots (2 at most) are unsalted" ||
-	fail "salted: only the confirmation's fresh boots (2 at most) are unsalted: $(grep -c ' -$' "$STUB_SALTS")"
-is "$(grep ' [0-9]' "$STUB_SALTS" | sort | uniq -d | wc -l)" 0 "salted: no revision boots twice with one salt"
-gb=$(jq -r '.good_boots | map(tostring) | join(" ")' "$PERFBISECT_HOME/runs/latest/state/ends.json")
-like "$gb" '^[0-9.]+ [0-9.]+$' "salted: ends.json has GOOD's two boots"
-[ "${gb% *}" != "${gb#* }" ] && pass "salted: GOOD's boots differ ($gb)" || fail "salted: GOOD's boots differ ($gb)"
-eps=$(jq -r .eps_pct "$PERFBISECT_HOME/runs/latest/state/ends.json")
-awk -v e="$eps" -v a="${gb% *}" -v b="${gb#* }" 'BEGIN { s = 100 * ((a > b ? a / b : b / a) - 1); exit !(e >= 1.5 * s - 0.01) }' &&
-	pass "salted: eps ($eps%) covers 1.5 times GOOD's spread ($gb)" || fail "salted: eps ($eps%) covers 1.5 times GOOD's spread ($gb)"
+gs=$(grep "^$gsha " "$STUB_SALTS" | cut -d' ' -f2 | tr '\n' ' ')
+like "$gs" '^1 2 3 ' "salted: GOOD's boots have salts 1, 2, 3, ... ($gs)"
+is "$(jq '.good_boots | length' "$st/ends.json")" "$(grep -c "^$gsha " "$STUB_SALTS")" "salted: ends.json has every boot of GOOD"
+is "$(grep -c ' -$' "$STUB_SALTS")" 0 "salted: every boot is salted, the confirmation's too"
+is "$(sort "$STUB_SALTS" | uniq -d | wc -l)" 0 "salted: no revision boots twice with one salt"
+r=$PERFBISECT_HOME/runs/latest/results.jsonl
+is "$(jq -s '[.[] | select(.role == "good" or .role == "bad") | .decision.rule] | (length > 0) and all(. == "sprt" or . == "same-kernel")' "$r")" true \
+	"salted: every step is decided by pbstat sprt (or the same kernel)"
+like "$(grep -c 'salted round 1: GOOD' "$st/measure.log")" '^[1-9]' "salted: the steps' rounds are logged"
+like "$(jq -r .confirmation "$s")" '^in rounds: n=[0-9]+ .*separated=1' "salted: the culprit is confirmed in paired rounds"
+is "$(jq .confirmed "$s")" true "salted: summary.json says confirmed: true"
+# The confirmation's boots of the culprit come after every step's.
+csalts=$(grep "^$culprit " "$STUB_SALTS" | cut -d' ' -f2 | tr '\n' ' ')
+steps_c=$(grep -c "^step [0-9]*: ${culprit:0:12}: salted round" "$st/measure.log")
+is "$(wc -w <<<"$csalts")" $((steps_c + $(jq -r .confirmation "$s" | sed -n 's/.* n=\([0-9]*\).*/\1/p'))) \
+	"salted: the culprit's confirmation boots it anew, with salts after the step's ($csalts)"
+# Salts move the figure: GOOD's boots are not all alike.
+gb=$(jq -r '.good_boots | map(tostring) | join(" ")' "$st/ends.json")
+[ "$(tr ' ' '\n' <<<"$gb" | sort -u | wc -l)" -ge 2 ] && pass "salted: GOOD's boots differ ($gb)" ||
+	fail "salted: GOOD's boots differ ($gb)"
+n=$(wc -l <"$STUB_LOG")
+PB_RESULTS=$T_TMP/salted run_rc "$b/bisect.sh" -t "$T_TMP/small" -g start -b tip -d det -E 1
+is "$rc:$(wc -l <"$STUB_LOG")" "0:$n" "salted: a second run answers again and boots nothing"
+# Salted boots cannot show 2% to be more than 5%: no regression, with the
+# interval in the message; the cached boots are used again.
+PB_RESULTS=$T_TMP/salted run_rc "$b/bisect.sh" -t "$T_TMP/small" -g start -b tip -d det -E 5
+like "$rc:$(cat "$T_TMP/err")" '^15:.*no regression between GOOD and BAD in deterministic mode: BAD is -[0-9.]+% \(salted boots, [0-9]+ paired rounds, 98% CI' \
+	"salted: -E 5 on a 2% regression: no regression (exit 15), the interval said"
+is "$(wc -l <"$STUB_LOG")" "$n" "salted: the ends check reuses the cached boots"
 m1=$(PB_RESULTS=$T_TMP/salt-a "$b/stages/samples.sh" -B 2 -m "$T_TMP/small" start -- -d det | tr '\n' ' ')
 PB_RESULTS=$T_TMP/salt-b "$b/stages/samples.sh" -B 1 -m "$T_TMP/small" start -- -d det >/dev/null
 m2=$(PB_RESULTS=$T_TMP/salt-b "$b/stages/samples.sh" -B 2 -m "$T_TMP/small" start -- -d det | tr '\n' ' ')

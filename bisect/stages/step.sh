@@ -90,27 +90,68 @@ finish() {
 	*) exit 125 ;;
 	esac
 }
-# cand_boot VAR MEASURE_OPTION...: boot the candidate once more (its
-# samples join the results cache) and put the jobs/min of that boot into
-# the array VAR. Returns 125 when it does not build or boot; a failure of
-# the kit aborts.
+# cand_boot VAR [-r ROUND] MEASURE_OPTION...: boot the candidate once
+# more (its samples join the results cache) and put the jobs/min of that
+# boot into the array VAR; with -r, put the median of its boot ROUND
+# (deterministic, salt ROUND: from the cache, booted when missing).
+# Returns 125 when it does not build or boot; a failure of the kit aborts.
 cand_boot() {
 	local -n _cb=$1
-	local cache have out rcode
+	local cache have out rcode round=''
 	shift
-	cache=$("$PB_TOP/bisect/stages/samples.sh" -d "$repo" "$commit" -- "$@")
-	have=$(wc -l 2>/dev/null <"$cache/samples" || echo 0)
-	out=$("$PB_TOP/bisect/stages/samples.sh" -n $((have + 1)) -N 1 -l "$state/measure.log" "$repo" "$commit" -- "$@" \
-		2>>"$state/measure.log")
+	[ "${1:-}" = -r ] && round=$2 && shift 2
+	if [ -n "$round" ]; then
+		out=$("$PB_TOP/bisect/stages/samples.sh" -n 1 -B "$round" -m -N 1 -l "$state/measure.log" "$repo" "$commit" -- "$@" \
+			2>>"$state/measure.log")
+	else
+		cache=$("$PB_TOP/bisect/stages/samples.sh" -d "$repo" "$commit" -- "$@")
+		have=$(wc -l 2>/dev/null <"$cache/samples" || echo 0)
+		out=$("$PB_TOP/bisect/stages/samples.sh" -n $((have + 1)) -N 1 -l "$state/measure.log" "$repo" "$commit" -- "$@" \
+			2>>"$state/measure.log")
+	fi
 	rcode=$?
 	[ "$rcode" -eq "$PB_INTERRUPTED" ] && interrupted
 	if [ "$rcode" -ne 0 ]; then
 		[ "$(pb_bisect_code "$rcode")" = 125 ] ||
 			abort "step $step: measuring ${commit:0:12} failed (code $rcode); see $state/measure.log"
+		# A remote worker that is gone took the boot with it: no
+		# verdict from a half-run.
+		if [ -n "$worker" ] && ! "$PB_QEMU" --version >/dev/null 2>&1; then
+			abort "step $step: worker $worker died while booting ${commit:0:12}; it is measured again elsewhere"
+		fi
 		return 125
 	fi
 	_cb=()
-	mapfile -t _cb < <(tail -n +$((have + 1)) <<<"$out")
+	if [ -n "$round" ]; then
+		mapfile -t _cb < <(sed -n "${round}p" <<<"$out" | grep .)
+	else
+		mapfile -t _cb < <(tail -n +$((have + 1)) <<<"$out")
+	fi
+}
+# end_boot VAR SHA ROUND MEASURE_OPTION...: put the median of the
+# deterministic boot ROUND (salt ROUND) of the end SHA into VAR, from the
+# results cache or booted now, once for every later step too; abort if
+# it fails: it measured fine before.
+end_boot() {
+	local -n _eb=$1
+	local sha=$2 r=$3 out rcode
+	shift 3
+	out=$("$PB_TOP/bisect/stages/samples.sh" -n 1 -B "$r" -m -N 1 -l "$state/measure.log" "$repo" "$sha" -- "$@" \
+		2>>"$state/measure.log")
+	rcode=$?
+	[ "$rcode" -eq "$PB_INTERRUPTED" ] && interrupted
+	[ "$rcode" -eq 0 ] || abort "step $step: ${sha:0:12} measured fine before but not now (code $rcode); see $state/measure.log"
+	_eb=$(sed -n "${r}p" <<<"$out")
+	[ -n "$_eb" ] || abort "step $step: no boot $r of ${sha:0:12} in the results cache"
+}
+# cached_boots VAR SHA MEASURE_OPTION...: the medians of every boot of SHA
+# in the results cache, in order (boot i: salt i), into the array VAR.
+cached_boots() {
+	local -n _cbs=$1
+	local sha=$2
+	shift 2
+	_cbs=()
+	mapfile -t _cbs < <("$PB_TOP/bisect/stages/samples.sh" -n 0 -N 0 -m "$repo" "$sha" -- "$@" 2>>"$state/measure.log" | grep .)
 }
 # cand_meta MEASURE_OPTION...: print the candidate's build and boot record.
 cand_meta() {
@@ -121,6 +162,21 @@ cand_meta() {
 take_verdict() {
 	decision="$1 $2"
 	verdict=$(pb_verdict "$3") || abort "pbstat $1 failed: $2"
+}
+# sprt_look SPRT_OPTION...: one look of pbstat sprt (at most PB_ROUNDS_MAX
+# rounds) at this step's rounds: its line into line (and the run's
+# log), its answer into verdict.
+sprt_look() {
+	local pcode
+	line=$("$pbstat" sprt --max-rounds "$rounds_max" "$@")
+	pcode=$?
+	echo "step $step: ${commit:0:12}: $line" >>"$state/measure.log"
+	take_verdict sprt "$line" "$pcode"
+}
+# pos_of LINE: where a pbstat line places the candidate between BAD (0)
+# and GOOD (1).
+pos_of() {
+	sed -n 's/.*pos=\([-0-9.]*\).*/\1/p' <<<"$1"
 }
 # say_measured COUNT WHAT MEDIAN NOTE MEASURE_OPTION...: the progress line
 # of a step measured in COUNT WHAT (rounds, boots): build and boot times,
@@ -134,12 +190,13 @@ say_measured() {
 		"$step" "$total" "${commit:0:12}" "$subject" "$(jq -r '.build_s // 0' <<<"$meta")" \
 		"$(jq -r '.boot_s // 0' <<<"$meta")" "$count" "$what" "$med" "$verdict" "$note"
 }
-# cand_boot_or_skip VAR MEASURE_OPTION...: cand_boot, or, when the
-# candidate does not build or boot, say so and exit 125 (skip).
+# cand_boot_or_skip VAR [-r ROUND] MEASURE_OPTION...: cand_boot, or,
+# when the candidate does not build or boot, say so and exit 125 (skip).
 cand_boot_or_skip() {
-	local into=$1
+	local into=$1 ropt=()
 	shift
-	cand_boot "$into" "$@" && return 0
+	[ "${1:-}" = -r ] && ropt=("$1" "$2") && shift 2
+	cand_boot "$into" "${ropt[@]}" "$@" && return 0
 	say 'step %d of ~%s  %s  %-50s %s\n' "$step" "$total" "${commit:0:12}" "$subject" \
 		"skip ($(jq -r '.outcome // "failed"' <<<"$(cand_meta "$@")"))"
 	exit 125
@@ -198,6 +255,9 @@ open_step() {
 	mapfile -t bad < <(jq -r '.bad_samples[]' "$state/ends.json")
 	threshold=$(jq -r .threshold "$state/ends.json")
 	fixed_threshold=$(jq -r '.fixed_threshold // false' "$state/ends.json")
+	# The boots a salted bisect started with (samples.sh salts them).
+	salted=$(jq -r '.salted // false' "$state/ends.json")
+	[ "$salted" = true ] && export PB_SALT=1
 	read -r gsha bsha <"$state/ends"
 	fopts=()
 	for ((i = 1; i <= $#; i++)); do
@@ -283,15 +343,40 @@ rounds() {
 		mapfile -t pg < <(awk 'NF == 2 { print $1 }' "$state/pool")
 		mapfile -t pb < <(awk 'NF == 2 { print $2 }' "$state/pool")
 		mapfile -t pc < <(awk '$1 == "c" && NF == 3 { print $2; print $3 }' "$state/pool")
-		line=$("$pbstat" sprt --max-rounds "$rounds_max" --cand-boots 2 -G "${pg[@]}" -B "${pb[@]}" \
-			-C "${pc[@]}" -g "${rg[@]}" -b "${rb[@]}" -c "${rc[@]}")
-		pcode=$?
-		echo "step $step: ${commit:0:12}: $line" >>"$state/measure.log"
-		take_verdict sprt "$line" "$pcode"
+		sprt_look --cand-boots 2 -G "${pg[@]}" -B "${pb[@]}" -C "${pc[@]}" -g "${rg[@]}" -b "${rb[@]}" -c "${rc[@]}"
 		[ "$verdict" = more ] || break
 	done
-	say_measured "${#rg[@]}" rounds "$(median "${rc[@]}")" \
-		"at $(sed -n 's/.*pos=\([-0-9.]*\).*/\1/p' <<<"$line") of GOOD/BAD" "$@"
+	say_measured "${#rg[@]}" rounds "$(median "${rc[@]}")" "at $(pos_of "$line") of GOOD/BAD" "$@"
+	finish "$verdict"
+}
+# Deterministic mode with salted boots (PB_SALT=1; ends.json: salted):
+# a salt moves a kernel's figure, so the boot is the unit, as in
+# wall-clock mode, but a boot is exact for its inputs and cached across
+# time. Round r boots the candidate with salt r and takes GOOD's and BAD's
+# boot r from the results cache (the ends check booted the first ones; a
+# round past them boots the next pair once, for every later step too);
+# pbstat sprt then decides as in wall-clock rounds, the pool being every
+# cached pair of end boots, one candidate boot a round (no drift to
+# cancel). At most PB_ROUNDS_MAX rounds; still unsure: skip.
+# det_salted_step MEASURE_OPTION...: judge the candidate so; exits.
+det_salted_step() {
+	local r one=() g b rg=() rb=() rc=() pg=() pb=() n
+	for ((r = 1; r <= rounds_max; r++)); do
+		cand_boot_or_skip one -r "$r" "$@"
+		[ ${#one[@]} -gt 0 ] || abort "step $step: no result from boot $r of ${commit:0:12}"
+		rc+=("${one[0]}")
+		end_boot g "$gsha" "$r" "$@"
+		end_boot b "$bsha" "$r" "$@"
+		rg+=("$g") rb+=("$b")
+		cached_boots pg "$gsha" "$@"
+		cached_boots pb "$bsha" "$@"
+		n=$((${#pg[@]} < ${#pb[@]} ? ${#pg[@]} : ${#pb[@]}))
+		echo "step $step: ${commit:0:12}: salted round $r: GOOD $g candidate ${rc[*]: -1} BAD $b" >>"$state/measure.log"
+		pb_info "step $step, ${commit:0:12}, salted round $r of at most $rounds_max: GOOD $g, candidate ${rc[*]: -1}, BAD $b $(pb_score_unit "$@")"
+		sprt_look --cand-boots 1 -G "${pg[@]:0:n}" -B "${pb[@]:0:n}" -g "${rg[@]}" -b "${rb[@]}" -c "${rc[@]}"
+		[ "$verdict" = more ] || break
+	done
+	say_measured "${#rc[@]}" rounds "$(median "${rc[@]}")" "deterministic, salted, at $(pos_of "$line") of GOOD/BAD" "$@"
 	finish "$verdict"
 }
 # A threshold given by the user (bisect.sh -x) in wall-clock mode: the
@@ -459,7 +544,10 @@ open_step "$@"
 shift
 [ "${1:-}" = -- ] && shift
 same_kernel_step
-[ "$(jq -r '.mode // "wall"' "$state/ends.json")" = det ] && det_step "$@"
+if [ "$(jq -r '.mode // "wall"' "$state/ends.json")" = det ]; then
+	[ "$salted" = true ] && [ "$fixed_threshold" != true ] && det_salted_step "$@"
+	det_step "$@"
+fi
 [ "$(jq -r '.rounds // false' "$state/ends.json")" = true ] && rounds "$@"
 [ "$fixed_threshold" = true ] && threshold_boots "$@"
 judge_samples "$@"
