@@ -14,8 +14,11 @@
 #   whatever the host does, so GOOD and BAD get 2 boots each (their spread
 #   sets eps), a step 1 boot, and the results cache holds across time; -E
 #   may go down to 1. PB_SALT=1 gives the Nth boot of a kernel pb_salt=N
-#   on its command line, so that its boots' spread covers what the boot
-#   inputs do to the figure (doc/deterministic.md). wall: real time under
+#   on its command line (boot inputs move the figure a little), and the
+#   boot is then the unit: the ends in paired rounds of their boots with
+#   salt i, each step in rounds of one candidate boot against the ends'
+#   cached boot i (pbstat sprt), the culprit against its parent with salts
+#   no step used (doc/deterministic.md). wall: real time under
 #   TCG or KVM (below). auto (default): det when its ends check shows the
 #   regression, wall otherwise; both say why.
 #   WORKERS (-P, --workers; default 1, at most 8): steps judged at once in

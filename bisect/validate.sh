@@ -32,7 +32,9 @@
 #   compares each kernel's boot medians with BASE's: "not back" when it is
 #   slower by more than TOLERANCE plus eps (the boots' spread), "back to
 #   baseline" when it is slower by less than TOLERANCE minus eps, else
-#   "undecided" (exit 19).
+#   "undecided" (exit 19). With PB_SALT=1, round r boots every kernel
+#   with salt r (bisect.sh --help), the boot is the unit and the rule is
+#   the paired one above, 3 rounds at least and 8 at most by default.
 #   -P reproduce: no patches; measure BASE (GOOD) and ON (BAD) alike and
 #   answer "reproduced" (exit 0) when ON is slower than BASE by more than
 #   TOLERANCE (the minimum effect; beyond the interval in wall-clock mode,
@@ -103,8 +105,17 @@ if [ "$mode" = auto ]; then
 	mode=wall
 	[ "${cpus:-$(pb_det_cpus)}" -le "$(pb_det_max_cpus)" ] && [ "${PB_ACCEL:-}" != kvm ] && mode=det
 fi
+# rule: how a kernel is compared with BASE: det (pbstat detcmp, eps) or
+# wall (pbstat paired over the rounds). Salted deterministic boots
+# (PB_SALT=1: round r boots every kernel with salt r) differ by their
+# inputs, so the boot is the unit there too: the paired rule.
+rule=$mode salted=false
 if [ "$mode" = det ]; then
 	mopts+=(-d det)
+	if [ "${PB_SALT:-0}" = 1 ]; then
+		rule=wall salted=true
+		: "${rmin:=3}" "${rmax:=8}"
+	fi
 	: "${rmin:=2}" "${rmax:=3}"
 fi
 : "${rmin:=4}" "${rmax:=8}" "${cpus:=$([ "$mode" = det ] && pb_det_cpus || echo 2)}"
@@ -190,7 +201,7 @@ decide() {
 	done
 	stat=
 	[ ${#a[@]} -ge 2 ] || return 1
-	if [ "$mode" = det ]; then
+	if [ "$rule" = det ]; then
 		stat=$("$pbstat" detcmp --min-effect "$tol" -a "${a[@]}" -b "${b[@]}")
 		[ $? -le 1 ] || pb_die "$PB_INTERNAL" "pbstat detcmp failed: $stat"
 		[ "$(sed -n 's/.*slower=\([01]\).*/\1/p' <<<"$stat")" = 1 ] && return 0
@@ -210,7 +221,9 @@ while ((round < rmax)); do
 		i=$(((j + round - 1) % nk))
 		[ -f "$work/failed-$i" ] && continue
 		pb_info "round $round (at least $rmin, at most $rmax): ${names[$i]} (${shas[$i]:0:12})"
-		"$measure_cmd" "${mopts[@]}" -o "$work/boot" "${repos[$i]}" "${shas[$i]}" >/dev/null 2>>"$run/validate.log"
+		salt=()
+		[ "$salted" = true ] && salt=(-S "$round")
+		"$measure_cmd" "${mopts[@]}" "${salt[@]}" -o "$work/boot" "${repos[$i]}" "${shas[$i]}" >/dev/null 2>>"$run/validate.log"
 		code=$?
 		[ "$code" -eq "$PB_INTERRUPTED" ] && exit "$PB_INTERRUPTED"
 		if [ "$code" -ne 0 ]; then
@@ -253,7 +266,7 @@ for i in "${!names[@]}"; do
 		[ "$i" -eq 0 ] && verdict=baseline
 		jpm=0 ratio=0
 		[ "$i" -ge 2 ] && allback=1
-	elif [ "$mode" = det ]; then
+	elif [ "$rule" = det ]; then
 		delta=$(sed -n 's/.*delta_pct=\([-0-9.]*\).*/\1/p' <<<"$stat")
 		eps=$(sed -n 's/.*eps_pct=\([0-9.]*\).*/\1/p' <<<"$stat")
 		n=$(sed -n 's/.* n_b=\([0-9]*\).*/\1/p' <<<"$stat")
@@ -276,7 +289,7 @@ for i in "${!names[@]}"; do
 		ratio=$(sed -n 's/.*ratio=\([-0-9.]*\).*/\1/p' <<<"$stat")
 		n=$(sed -n 's/^n=\([0-9]*\).*/\1/p' <<<"$stat")
 		jpm=$(pb_median "${s[@]}")
-		ci="${ci_level}% CI ${lo}%..${hi}% over $n rounds"
+		ci="${ci_level}% CI ${lo}%..${hi}% over $n rounds$([ "$salted" = true ] && echo " of salted deterministic boots")"
 		if awk -v h="$hi" -v t="$tol" 'BEGIN { exit !(h < -t) }'; then
 			verdict="not back: ${delta}% ($ci, below -${tol}%)"
 			[ "$i" -ge 2 ] && allback=1
@@ -325,7 +338,7 @@ for i in "${!names[@]}"; do
 	# The chart against the baseline: delta and its interval (in
 	# deterministic mode, delta -+ eps), for ON and every fix measured.
 	if [ "$i" -ge 1 ] && [ -n "${stat:-}" ] && [ ${#s[@]} -ge 2 ]; then
-		if [ "$mode" = det ]; then
+		if [ "$rule" = det ]; then
 			blo=$(awk -v d="$delta" -v e="$eps" 'BEGIN { print d - e }') bhi=$(awk -v d="$delta" -v e="$eps" 'BEGIN { print d + e }')
 		else
 			blo=$lo bhi=$hi
@@ -356,7 +369,7 @@ if command -v gnuplot >/dev/null 2>&1 && [ -s "$work/bars.dat" ]; then
 	gnuplot >"$run/vs-baseline.log" 2>&1 <<PLOT || pb_warn "gnuplot failed; see $run/vs-baseline.log"
 set terminal svg size 900,420 dynamic
 set output "$run/vs-baseline.svg"
-set title "perfbisect validate: $(pb_score_unit "${mopts[@]}") against the baseline ($mode mode; bars: $([ "$mode" = det ] && echo "-+ eps" || echo "${ci_level}% interval"))"
+set title "perfbisect validate: $(pb_score_unit "${mopts[@]}") against the baseline ($mode mode; bars: $([ "$rule" = det ] && echo "-+ eps" || echo "${ci_level}% interval"))"
 set ylabel "difference to the baseline, %"
 set style fill solid 0.5
 set boxwidth 0.6
@@ -380,10 +393,10 @@ if [ "$reproduce" = 1 ]; then
 	delta=$(sed -n 's/.*delta_pct=\([-0-9.]*\).*/\1/p' <<<"$stat")
 	if [ -z "$stat" ]; then
 		answer="not reproduced: BAD or GOOD gave no result"
-	elif [ "$mode" = det ] && [ "$(sed -n 's/.*slower=\([01]\).*/\1/p' <<<"$stat")" = 1 ]; then
+	elif [ "$rule" = det ] && [ "$(sed -n 's/.*slower=\([01]\).*/\1/p' <<<"$stat")" = 1 ]; then
 		answer="reproduced: BAD is ${delta}% against GOOD (deterministic, eps $(sed -n 's/.*eps_pct=\([0-9.]*\).*/\1/p' <<<"$stat")%)"
-	elif [ "$mode" = wall ] && [ "$dec" -eq 0 ] && awk -v h="$hi" -v t="$tol" 'BEGIN { exit !(h < -t) }'; then
-		answer="reproduced: BAD is ${delta}% against GOOD (${ci_level}% CI ${lo}%..${hi}%, over $round rounds)"
+	elif [ "$rule" = wall ] && [ "$dec" -eq 0 ] && awk -v h="$hi" -v t="$tol" 'BEGIN { exit !(h < -t) }'; then
+		answer="reproduced: BAD is ${delta}% against GOOD (${ci_level}% CI ${lo}%..${hi}%, over $round rounds$([ "$salted" = true ] && echo " of salted deterministic boots"))"
 	else
 		answer="not reproduced: BAD is ${delta}% against GOOD, not shown slower than -${tol}% ($stat)"
 	fi
@@ -393,8 +406,8 @@ jq -n --arg base "$bsha" --arg on "$osha" --arg repo "$repo" --argjson tol "$tol
 	--arg answer "$answer" \
 	--slurpfile fixes "$work/fixes.json" \
 	--argjson rounds "$round" \
-	--arg mode "$mode" \
-	'{repo: $repo, base: $base, on: $on, tolerance_pct: $tol, rounds: $rounds, mode: $mode, fixes: $fixes[0]}
+	--arg mode "$mode" --argjson salted "$salted" \
+	'{repo: $repo, base: $base, on: $on, tolerance_pct: $tol, rounds: $rounds, mode: $mode, salted: $salted, fixes: $fixes[0]}
 	 + (if $answer == "" then {} else {reproduced: ($answer | startswith("reproduced")), answer: $answer} end)' |
 	pb_atomic_write "$run/summary.json"
 if [ -n "$summary" ]; then

@@ -243,6 +243,25 @@ run_rc "$b/validate.sh" -t "$vt" -B good -O bad -R -x 1 -d det "$T_TMP/edge.patc
 is "$rc" 19 "validate det: a fix at the tolerance stays undecided (exit 19), not success"
 like "$(grep 'bad + edge' "$T_TMP/out")" 'undecided' "validate det: the row says undecided"
 
+# Salted (PB_SALT=1): round r boots every kernel with salt r, and the
+# paired rule of wall-clock mode decides.
+: >"$STUB_LOG"
+: >"$T_TMP/vsalts"
+PB_SALT=1 STUB_SALTS=$T_TMP/vsalts STUB_SALT_EFFECT=0.002 run_rc "$b/validate.sh" -t "$vt" -B good -O bad -R -x 1 -d det \
+	"$T_TMP/back.patch" "$T_TMP/slow.patch"
+is "$rc" 1 "validate det, salted: a fix 2.5% slower is not back (exit 1)"
+like "$(grep 'bad + back' "$T_TMP/out")" 'back to baseline .*% CI .* over [0-9]+ rounds of salted deterministic boots' \
+	"validate det, salted: the good fix is back, by the paired interval"
+like "$(grep 'bad + slow' "$T_TMP/out")" 'not back: -2\.[0-9]+% .*salted' "validate det, salted: the slow fix is not back"
+vr=$(jq .rounds "$PERFBISECT_HOME/runs/latest/summary.json")
+is "$(cut -d' ' -f2 "$T_TMP/vsalts" | sort -n | uniq -c | awk '{ print $1 }' | sort -u | tr '\n' ' ')" "4 " \
+	"validate det, salted: in each round all 4 kernels boot with that round's salt"
+is "$(cut -d' ' -f2 "$T_TMP/vsalts" | sort -un | tail -1):$vr" "$vr:$vr" "validate det, salted: salts 1 to the number of rounds ($vr)"
+is "$(jq .salted "$PERFBISECT_HOME/runs/latest/summary.json")" true "validate det, salted: summary.json says so"
+PB_SALT=1 STUB_SALT_EFFECT=0.002 run_rc "$b/reproduce.sh" -t "$vt" -d det -x 1 good bad
+like "$rc:$(grep '^reproduced' "$T_TMP/out")" '^0:reproduced: BAD is -[45](\.[0-9]+)?% against GOOD \(.*salted deterministic boots\)' \
+	"reproduce det, salted: reproduced, by the paired interval"
+
 # A threshold outside the ends' medians is refused at the ends check.
 rm -rf "$PERFBISECT_HOME/bisect"
 run_rc "$b/bisect.sh" -t "$T_TMP/small" -g start -b tip -d det -E 1 -x 5000
