@@ -790,6 +790,7 @@ report() {
 }
 
 parse_args "$@"
+pb_export_ids
 open_repo
 open_state
 trap interrupted INT TERM HUP QUIT

@@ -454,11 +454,14 @@ pb_new_run() {
 # among the options) also the QEMU version and the -icount options, which
 # define its clock.
 pb_measure_id() {
-	local cmd=$1 inputs det='' prev='' a user_files=() user='' kind what
+	local cmd=$1 inputs det='' prev='' a user_files=() user='' kind what memo=${PB_INPUTS_ID:-} cc
 	shift
-	inputs=$(cd "$PB_TOP" && find configs initramfs reproducer \
-		-path reproducer/build -prune -o -type f -print 2>/dev/null | LC_ALL=C sort |
-		xargs -r sha256sum | sha256sum | cut -c1-16)
+	if [ "${memo%%|*}" = "$PB_TOP" ]; then
+		memo=${memo#*|}
+		inputs=${memo%%|*} cc=${memo#*|}
+	else
+		inputs=$(pb_inputs_hash) cc=$(gcc -dumpfullversion 2>/dev/null)
+	fi
 	# PB_SALT=1: deterministic boot N has salt N (samples.sh).
 	if [ "$(pb_opt_mode "$@")" = det ]; then
 		det="$(pb_det_id)"
@@ -481,7 +484,28 @@ pb_measure_id() {
 		prev=$a
 	done
 	[ ${#user_files[@]} -eq 0 ] || user="files $(pb_file_sha "${user_files[@]}")"
-	pb_sha "${cmd#"$PB_TOP"/}" "$(pb_file_sha "$cmd")" "$inputs" "$(gcc -dumpfullversion 2>/dev/null)" "$@" $det $user
+	pb_sha "${cmd#"$PB_TOP"/}" "$(pb_file_sha "$cmd")" "$inputs" "$cc" "$@" $det $user
+}
+
+# pb_inputs_hash: print a digest of perfbisect's own inputs to every
+# measurement: the config fragments, the initramfs and the reproducer.
+pb_inputs_hash() {
+	(cd "$PB_TOP" && find configs initramfs reproducer \
+		-path reproducer/build -prune -o -type f -print 2>/dev/null | LC_ALL=C sort |
+		xargs -r sha256sum | sha256sum | cut -c1-16)
+}
+
+# pb_export_ids: compute once what every results-cache key of this run
+# shares, for the commands it starts (a step's samples.sh spent most of
+# its time on them): the inputs' digest and the compiler's version
+# (PB_INPUTS_ID, tagged with PB_TOP, so that another checkout computes
+# its own) and the QEMU version (PB_QEMU_ID, tagged with PB_QEMU; a
+# remote worker's is always asked). They stand for the whole run: a
+# reproducer edited meanwhile counts from the next run on.
+pb_export_ids() {
+	PB_INPUTS_ID="$PB_TOP|$(pb_inputs_hash)|$(gcc -dumpfullversion 2>/dev/null)"
+	PB_QEMU_ID="${PB_QEMU:-qemu-system-x86_64}|$("${PB_QEMU:-qemu-system-x86_64}" --version 2>/dev/null | head -1)"
+	export PB_INPUTS_ID PB_QEMU_ID
 }
 
 # pb_measure_key REPO SHA MEASURE_CMD OPTION...: print the results-cache key
@@ -508,8 +532,12 @@ pb_opt_mode() {
 # pb_det_id: print what defines the deterministic clock: the QEMU version,
 # the -icount options and the QEMU command line boot.sh builds.
 pb_det_id() {
-	local v
-	v=$("${PB_QEMU:-qemu-system-x86_64}" --version 2>/dev/null | head -1)
+	local v q=${PB_QEMU:-qemu-system-x86_64}
+	if [ "${PB_QEMU_ID:-}" != "" ] && [ "${PB_QEMU_ID%%|*}" = "$q" ] && [ -z "${PB_REMOTE_HOST:-}" ]; then
+		v=${PB_QEMU_ID#*|}
+	else
+		v=$("$q" --version 2>/dev/null | head -1)
+	fi
 	echo "qemu=${v##*version } icount=${PB_ICOUNT:-$PB_ICOUNT_DEFAULT} boot=$(pb_file_sha "$PB_TOP/bisect/boot.sh")"
 }
 

@@ -134,6 +134,7 @@ for p in "$@"; do
 	patches+=("$(realpath "$p")")
 done
 pb_need git jq
+pb_export_ids
 if [ -z "$tree" ]; then
 	tree=$("$PB_TOP/bisect/lab.sh") || exit
 	: "${base:=good}" "${on:=bad}"
