@@ -24,6 +24,18 @@ col() {
 at_most() {
 	awk -v v="$1" -v b="$2" 'BEGIN { exit !(v != "" && v <= b) }' && pass "$3 ($1${4-%})" || fail "$3 ($1${4-%} > $2${4-%})"
 }
+# cells_bounded NAME TABLE SIZES SIGMAS STEPS_BOUND: in every cell of
+# TABLE (comma-separated SIZES and SIGMAS), at most 1% wrong culprits
+# and at most STEPS_BOUND% of the steps decided wrongly.
+cells_bounded() {
+	local s g
+	for s in ${3//,/ }; do
+		for g in ${4//,/ }; do
+			at_most "$(col "$2" "$s" "$g" 4)" 1 "$1, $s% regression, sigma $g: wrong culprits at most 1%"
+			at_most "$(col "$2" "$s" "$g" 10)" "$5" "$1, $s% regression, sigma $g: steps decided wrongly at most $5%"
+		done
+	done
+}
 
 sizes=5,10,20,40 sigmas=0,0.05,0.1,0.2
 "$S" --rule sprt --bisects 1000 --sizes $sizes --sigmas $sigmas >"$T_TMP/sprt" 2>"$T_TMP/err"
@@ -31,12 +43,7 @@ is "$?:$(cat "$T_TMP/err")" "0:" "pbsim --rule sprt runs"
 "$S" --rule place --bisects 1000 --sizes $sizes --sigmas $sigmas >"$T_TMP/place" 2>"$T_TMP/err"
 is "$?:$(cat "$T_TMP/err")" "0:" "pbsim --rule place runs"
 like "$(tail -1 "$T_TMP/sprt")" '^wrong culprits: [0-9]+ of 16000 \([0-9.]+%\)$' "the last line counts the wrong culprits"
-for s in ${sizes//,/ }; do
-	for g in ${sigmas//,/ }; do
-		at_most "$(col "$T_TMP/sprt" "$s" "$g" 4)" 1 "sprt, $s% regression, sigma $g: wrong culprits at most 1%"
-		at_most "$(col "$T_TMP/sprt" "$s" "$g" 10)" 1 "sprt, $s% regression, sigma $g: steps decided wrongly at most 1%"
-	done
-done
+cells_bounded sprt "$T_TMP/sprt" "$sizes" "$sigmas" 1
 # The cells where rounds matter: more steps decided, fewer boots per
 # decided step.
 for c in "20 0.1" "10 0.05" "40 0.2"; do
@@ -75,12 +82,7 @@ done
 # step at most, PB_ROUNDS_MAX's default).
 "$S" --rule level --bisects 300 --max-rounds 10 --sizes 5,20,40 --sigmas 0,0.1 >"$T_TMP/level" 2>"$T_TMP/err"
 is "$?:$(cat "$T_TMP/err")" "0:" "pbsim --rule level runs"
-for s in 5 20 40; do
-	for g in 0 0.1; do
-		at_most "$(col "$T_TMP/level" "$s" "$g" 4)" 1 "level, $s% regression, sigma $g: wrong culprits at most 1%"
-		at_most "$(col "$T_TMP/level" "$s" "$g" 10)" 1 "level, $s% regression, sigma $g: steps decided wrongly at most 1%"
-	done
-done
+cells_bounded level "$T_TMP/level" 5,20,40 0,0.1 1
 awk -v d="$(col "$T_TMP/level" 40 0 3)" 'BEGIN { exit !(d >= 95) }' &&
 	pass "level, 40% regression, no boot noise: at least 95% of the bisects decided" ||
 	fail "level, 40% regression, no boot noise: at least 95% of the bisects decided"
@@ -94,12 +96,7 @@ ssizes=2,3,5,10 ssigmas=0.004,0.006,0.008,0.01
 	>"$T_TMP/salted" 2>"$T_TMP/err"
 is "$?:$(cat "$T_TMP/err")" "0:" "pbsim --salted 1 runs"
 like "$(head -1 "$T_TMP/salted")" "1 candidate boot a round, within 0, drift 0, .*salted" "salted: no drift, no within-boot noise, one candidate boot a round"
-for s in ${ssizes//,/ }; do
-	for g in ${ssigmas//,/ }; do
-		at_most "$(col "$T_TMP/salted" "$s" "$g" 4)" 1 "salted, $s% regression, sigma $g: wrong culprits at most 1%"
-		at_most "$(col "$T_TMP/salted" "$s" "$g" 10)" 1.5 "salted, $s% regression, sigma $g: steps decided wrongly at most 1.5%"
-	done
-done
+cells_bounded salted "$T_TMP/salted" "$ssizes" "$ssigmas" 1.5
 for c in "3 0.006" "5 0.01"; do
 	read -r s g <<<"$c"
 	awk -v d="$(col "$T_TMP/salted" "$s" "$g" 3)" 'BEGIN { exit !(d >= 95) }' &&
