@@ -261,6 +261,7 @@ paired_rounds() {
 				fi
 				pb_warn "${sha:0:12} gave no result this time (code $rcode); see $run/measure.log"
 				pr_failed=$sha pr_code=$rcode
+				[ "$rcode" -ne 0 ] || pr_code=$PB_NORESULT
 				return 2
 			fi
 			if [ "$sha" = "$a" ]; then
