@@ -64,7 +64,7 @@ PB_ICOUNT_DEFAULT=shift=0,sleep=off,align=off
 # bringing up CPU 1) never lets it run: 1 vCPU (doc/deterministic.md).
 pb_det_max_cpus() {
 	local v
-	v=$("${PB_QEMU:-qemu-system-x86_64}" --version 2>/dev/null | sed -n '1s/.*version \([0-9]*\)\.\([0-9]*\).*/\1 \2/p')
+	v=$(pb_qemu_version | sed -n '1s/.*version \([0-9]*\)\.\([0-9]*\).*/\1 \2/p')
 	read -r major minor <<<"$v"
 	if pb_is_uint "${major:-x}" && { [ "$major" -gt 8 ] || { [ "$major" -eq 8 ] && [ "$minor" -ge 1 ]; }; }; then
 		echo 8
@@ -504,8 +504,20 @@ pb_inputs_hash() {
 # reproducer edited meanwhile counts from the next run on.
 pb_export_ids() {
 	PB_INPUTS_ID="$PB_TOP|$(pb_inputs_hash)|$(gcc -dumpfullversion 2>/dev/null)"
-	PB_QEMU_ID="${PB_QEMU:-qemu-system-x86_64}|$("${PB_QEMU:-qemu-system-x86_64}" --version 2>/dev/null | head -1)"
+	PB_QEMU_ID="${PB_QEMU:-qemu-system-x86_64}|$(PB_QEMU_ID='' pb_qemu_version)"
 	export PB_INPUTS_ID PB_QEMU_ID
+}
+
+# pb_qemu_version: print the first line of "$PB_QEMU --version": the one
+# pb_export_ids saved when it is of this PB_QEMU, and no remote worker's
+# QEMU is meant (PB_REMOTE_HOST), else asked now.
+pb_qemu_version() {
+	local q=${PB_QEMU:-qemu-system-x86_64}
+	if [ -n "${PB_QEMU_ID:-}" ] && [ "${PB_QEMU_ID%%|*}" = "$q" ] && [ -z "${PB_REMOTE_HOST:-}" ]; then
+		echo "${PB_QEMU_ID#*|}"
+	else
+		"$q" --version 2>/dev/null | head -1
+	fi
 }
 
 # pb_measure_key REPO SHA MEASURE_CMD OPTION...: print the results-cache key
@@ -532,12 +544,8 @@ pb_opt_mode() {
 # pb_det_id: print what defines the deterministic clock: the QEMU version,
 # the -icount options and the QEMU command line boot.sh builds.
 pb_det_id() {
-	local v q=${PB_QEMU:-qemu-system-x86_64}
-	if [ "${PB_QEMU_ID:-}" != "" ] && [ "${PB_QEMU_ID%%|*}" = "$q" ] && [ -z "${PB_REMOTE_HOST:-}" ]; then
-		v=${PB_QEMU_ID#*|}
-	else
-		v=$("$q" --version 2>/dev/null | head -1)
-	fi
+	local v
+	v=$(pb_qemu_version)
 	echo "qemu=${v##*version } icount=${PB_ICOUNT:-$PB_ICOUNT_DEFAULT} boot=$(pb_file_sha "$PB_TOP/bisect/boot.sh")"
 }
 

@@ -46,7 +46,7 @@ trap stop INT TERM HUP
 # slots: write $state/slots, one line per job slot: "local" for each of
 # WORKERS, then each remote host that answers with this QEMU's version,
 # once per slot it offers. Says which hosts are left out.
-local_qemu=$("${PB_QEMU:-qemu-system-x86_64}" --version 2>/dev/null | head -1)
+local_qemu=$(PB_REMOTE_HOST='' pb_qemu_version)
 slots() {
 	local h spec n v i
 	{

@@ -409,29 +409,18 @@ threshold_boots() {
 # disagree), then is a skip: boots that agree would only repeat the
 # answer. A fixed threshold (-x) is compared with the boots' median.
 det_step() {
-	local nb out rcode cm=() gdet=() bdet=() eps line pcode verdict=unsure meta
+	local nb one=() cm=() gdet=() bdet=() eps line pcode verdict=unsure meta
 	mapfile -t gdet < <(jq -r '.good_boots[]' "$state/ends.json")
 	mapfile -t bdet < <(jq -r '.bad_boots[]' "$state/ends.json")
 	eps=$(jq -r '.eps_pct // 0' "$state/ends.json")
 	for ((nb = 1; nb <= 2; nb++)); do
-		out=$("$PB_TOP/bisect/stages/samples.sh" -n 1 -B "$nb" -m -N 1 -l "$state/measure.log" "$repo" "$commit" -- "$@" \
-			2>>"$state/measure.log")
-		rcode=$?
-		[ "$rcode" -eq "$PB_INTERRUPTED" ] && interrupted
-		meta=$(cand_meta "$@")
-		if [ "$rcode" -ne 0 ]; then
-			[ "$(pb_bisect_code "$rcode")" = 125 ] ||
-				abort "step $step: measuring ${commit:0:12} failed (code $rcode); see $state/measure.log"
-			# A remote worker that is gone took the boot with it:
-			# no verdict from a half-run.
-			if [ -n "$worker" ] && ! "$PB_QEMU" --version >/dev/null 2>&1; then
-				abort "step $step: worker $worker died while booting ${commit:0:12}; it is measured again elsewhere"
-			fi
+		if ! cand_boot one -r "$nb" "$@"; then
 			say 'step %d of ~%s  %s  %-50s %s\n' "$step" "$total" "${commit:0:12}" "$subject" \
-				"skip ($(jq -r '.outcome // "failed"' <<<"$meta"))"
+				"skip ($(cand_meta "$@" | jq -r '.outcome // "failed"'))"
 			exit 125
 		fi
-		mapfile -t cm <<<"$out"
+		meta=$(cand_meta "$@")
+		cm+=("${one[@]}")
 		if [ "$fixed_threshold" = true ]; then
 			line="median=$(median "${cm[@]}") threshold=$threshold"
 			pcode=1
