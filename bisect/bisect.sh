@@ -75,7 +75,7 @@ set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-child='' launching=0 before='' bpid='' resume=0 pr_salted='' pr_failed='' pr_code=0
+child='' launching=0 before='' bpid='' resume=0 pr_salted='' pr_failed='' pr_code=0 pr_first='' pr_argv=()
 pr_a=() pr_b=()
 ci_level=$(awk -v a="$PB_ROUNDS_ALPHA" 'BEGIN { print 100 * (1 - a) }')
 
@@ -209,34 +209,60 @@ apart() {
 }
 # pr_boot SHA ROUND: one boot of SHA for round ROUND of paired_rounds;
 # prints its median. pr_salted says which boot: empty, a wall-clock boot
-# afresh; "ends", SHA's deterministic boot ROUND (salt ROUND) from the
-# results cache, booted when missing; "fresh", a deterministic boot with
-# SHA's next salt, never one a step used. Returns the measurement's code.
+# afresh; else a salted deterministic one (pr_salted_args). Returns the
+# measurement's code.
 pr_boot() {
 	local sha=$1 r=$2 out rcode one=()
-	case $pr_salted in
-	ends)
-		out=$("$PB_TOP/bisect/stages/samples.sh" -n 1 -B "$r" -m -N 1 -l "$run/measure.log" "$repo" "$sha" -- \
-			"${dmopts[@]}" 2>>"$log")
+	if [ -n "$pr_salted" ]; then
+		pr_salted_args "$sha" "$r"
+		out=$("$PB_TOP/bisect/stages/samples.sh" "${pr_argv[@]}" 2>>"$log")
 		rcode=$?
-		out=$(sed -n "${r}p" <<<"$out")
-		;;
-	fresh)
-		out=$("$PB_TOP/bisect/stages/samples.sh" -F -n 1 -B 1 -m -N 1 -l "$run/measure.log" "$repo" "$sha" -- \
-			"${dmopts[@]}" 2>>"$log")
-		rcode=$?
-		;;
-	*)
+		out=$(pr_salted_pick "$r" <<<"$out")
+	else
 		out=$(pb_boot_jpm "$state" "$run/measure.log" "$repo" "$sha" "${mopts[@]}")
 		rcode=$?
 		if [ -n "$out" ]; then
 			mapfile -t one <<<"$out"
 			out=$(pb_median "${one[@]}")
 		fi
-		;;
-	esac
+	fi
 	[ -n "$out" ] && echo "$out"
 	return "$rcode"
+}
+# pr_salted_args SHA ROUND: set pr_argv to the samples.sh arguments of a
+# salted boot for round ROUND: with pr_salted "ends", SHA's boot ROUND
+# (salt ROUND) from the results cache, booted when missing; "fresh", a
+# boot with SHA's next salt, never one a step used.
+pr_salted_args() {
+	local b=$2 fresh=()
+	[ "$pr_salted" = fresh ] && b=1 fresh=(-F)
+	pr_argv=("${fresh[@]}" -n 1 -B "$b" -m -N 1 -l "$run/measure.log" "$repo" "$1" -- "${dmopts[@]}")
+}
+# pr_salted_pick ROUND: print the median of the boot that pr_salted_args
+# asked for, from samples.sh's output on stdin (every boot up to ROUND's,
+# for "ends").
+pr_salted_pick() {
+	if [ "$pr_salted" = ends ]; then sed -n "${1}p"; else head -1; fi
+}
+# pr_take SHA OUT RCODE: add the boot median OUT of SHA to pr_a or
+# pr_b, or return 1 with pr_failed and pr_code set when the boot gave no
+# result (RCODE); a failure of the kit stops the bisect.
+pr_take() {
+	local sha=$1 out=$2 rcode=$3
+	if [ "$rcode" -ne 0 ] || [ -z "$out" ]; then
+		if [ "$rcode" -ne 0 ] && [ "$(pb_bisect_code "$rcode")" != 125 ]; then
+			pb_die "$rcode" "measuring ${sha:0:12} failed (code $rcode); see $run/measure.log"
+		fi
+		pb_warn "${sha:0:12} gave no result this time (code $rcode); see $run/measure.log"
+		pr_failed=$sha pr_code=$rcode
+		[ "$rcode" -ne 0 ] || pr_code=$PB_NORESULT
+		return 1
+	fi
+	if [ "$sha" = "$pr_first" ]; then
+		pr_a+=("$out")
+	else
+		pr_b+=("$out")
+	fi
 }
 # paired_rounds A B NAME_A NAME_B EFFECT_PCT: boot A and B (pr_boot) in
 # rounds (one boot each, the order alternating) and, from the third round
@@ -245,31 +271,31 @@ pr_boot() {
 # A, by more than EFFECT_PCT as estimated, 1 once the interval shows it is
 # not that much slower or after PB_ROUNDS_MAX rounds, 2 if a kernel
 # (pr_failed) failed to build or boot this time (code pr_code); a failure
-# of the kit stops the bisect.
+# of the kit stops the bisect. Salted boots share no drift with their
+# round: with workers (-P), a round's two boots run side by side.
 paired_rounds() {
-	local a=$1 b=$2 na=$3 nb=$4 effect=$5 r k sha out rcode
-	paired='' pr_a=() pr_b=()
+	local a=$1 b=$2 na=$3 nb=$4 effect=$5 r first second out rcode rc2
+	paired='' pr_a=() pr_b=() pr_first=$a
 	for ((r = 1; r <= rounds_max; r++)); do
-		for k in 0 1; do
-			sha=$a
-			[ $(((r + k) % 2)) -eq 0 ] && sha=$b
-			out=$(pr_boot "$sha" "$r")
+		first=$a second=$b
+		[ $((r % 2)) -eq 0 ] && first=$b second=$a
+		if [ "$workers" -gt 1 ] && [ -n "$pr_salted" ]; then
+			pr_salted_args "$second" "$r"
+			"$PB_TOP/bisect/stages/samples.sh" "${pr_argv[@]}" >"$state/pr-second" 2>>"$log" &
+			bpid=$!
+			out=$(pr_boot "$first" "$r")
 			rcode=$?
-			if [ "$rcode" -ne 0 ] || [ -z "$out" ]; then
-				if [ "$rcode" -ne 0 ] && [ "$(pb_bisect_code "$rcode")" != 125 ]; then
-					pb_die "$rcode" "measuring ${sha:0:12} failed (code $rcode); see $run/measure.log"
-				fi
-				pb_warn "${sha:0:12} gave no result this time (code $rcode); see $run/measure.log"
-				pr_failed=$sha pr_code=$rcode
-				[ "$rcode" -ne 0 ] || pr_code=$PB_NORESULT
-				return 2
-			fi
-			if [ "$sha" = "$a" ]; then
-				pr_a+=("$out")
-			else
-				pr_b+=("$out")
-			fi
-		done
+			wait "$bpid"
+			rc2=$?
+			bpid=''
+			pr_take "$first" "$out" "$rcode" || return 2
+			pr_take "$second" "$(pr_salted_pick "$r" <"$state/pr-second")" "$rc2" || return 2
+		else
+			out=$(pr_boot "$first" "$r")
+			pr_take "$first" "$out" $? || return 2
+			out=$(pr_boot "$second" "$r")
+			pr_take "$second" "$out" $? || return 2
+		fi
 		pb_info "$na and $nb in paired rounds, round $r (at least 3, at most $rounds_max): ${pr_a[*]: -1} and ${pr_b[*]: -1} $unit"
 		# GOOD and BAD in wall-clock mode: a pair for the steps' pool
 		# (step.sh; salted, the steps read the cache instead).

@@ -6,7 +6,8 @@
 # entered into git bisect (its log names the culprit), the same culprit as
 # one worker, a commit that does not build skipped, a step whose worker
 # dies measured again, Ctrl-C and resume, wall-clock mode one step at a
-# time, and bad -P values refused before anything is made.
+# time, salted ends and confirmation booted two at a time, and bad -P
+# values refused before anything is made.
 set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -107,7 +108,30 @@ like "$(cat "$T_TMP/err")" 'wall-clock mode: the steps go one at a time' "wall -
 is "$(find "$PERFBISECT_HOME/runs/latest/state/" -name 'round-*.joblog' | wc -l)" 0 "wall -P 2: no parallel rounds"
 is "$(jq -r .culprit "$PERFBISECT_HOME/runs/latest/summary.json")" "$culprit" "wall -P 2: the right culprit"
 
-# 6. Bad values, refused before anything is made.
+# 6. Salted boots (PB_SALT=1): the ends check's GOOD and BAD boot side by
+# side in each paired round, and so do the confirmation's parent and
+# culprit (no drift to share).
+export PERFBISECT_HOME=$T_TMP/home6
+PB_SALT=1 STUB_SALT_EFFECT=0.002 STUB_TRACE=$T_TMP/trace6 STUB_SLEEP=1 \
+	run_rc "$b/bisect.sh" -t "$T_TMP/toy" -g start -b tip -d det -P 2
+s=$PERFBISECT_HOME/runs/latest/summary.json
+is "$rc:$(jq -r .culprit "$s")" "0:$culprit" "salted -P 2: the right culprit (exit 0)"
+is "$(jq .confirmed "$s")" true "salted -P 2: confirmed in paired rounds"
+# overlaps A B: how many boots of A ran while one of B did (trace6).
+overlaps() {
+	awk -v a="$1" -v b="$2" '$1 == "start" { s[$2, ++ns[$2]] = $3 } $1 == "end" { e[$2, ++ne[$2]] = $3 }
+		END { for (i = 1; i <= ns[a]; i++) for (j = 1; j <= ns[b]; j++)
+			if (s[a, i] < e[b, j] && s[b, j] < e[a, i]) n++
+			print n + 0 }' "$T_TMP/trace6"
+}
+o=$(overlaps "$(git -C "$T_TMP/toy" rev-parse start)" "$(git -C "$T_TMP/toy" rev-parse tip)")
+[ "$o" -ge 3 ] && pass "salted -P 2: GOOD and BAD boot side by side ($o overlaps)" ||
+	fail "salted -P 2: GOOD and BAD boot side by side ($o overlaps, not 3 or more)"
+o=$(overlaps "$(git -C "$T_TMP/toy" rev-parse "$culprit^")" "$culprit")
+[ "$o" -ge 3 ] && pass "salted -P 2: parent and culprit boot side by side ($o overlaps)" ||
+	fail "salted -P 2: parent and culprit boot side by side ($o overlaps, not 3 or more)"
+
+# 7. Bad values, refused before anything is made.
 export PERFBISECT_HOME=$T_TMP/home5
 for v in 0 9 -1 two ''; do
 	run_rc "$b/bisect.sh" -t "$T_TMP/toy" -g start -b tip -P "$v"
