@@ -30,7 +30,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 # The fixes applied on bad, in a scratch bare clone.
 v=$tmp/v.git
-git clone -q --bare --shared "$lab" "$v"
+pb_patch_repo "$lab" "$v" || exit
 fa=$(pb_commit_patch "$v" bad "$top/patches/fixes/fix-a-semaphore-lock-stealing.patch")
 fb=$(pb_commit_patch "$v" bad "$top/patches/fixes/fix-b-spinlock-bkl.patch")
 {

@@ -22,7 +22,10 @@
 # configs/qemu.config (serial console, initramfs, no modules, no network)
 # always wins over BASE; options of a BASE file that do not survive are
 # listed in the build dir (config-dropped.txt), and a large config gets the
-# cold build time to expect here.
+# cold build time to expect here. A repository of commits on top of
+# another's (validate.sh's fixed commits) that names that other in a file
+# perfbisect-origin builds in the other's checkout and build dirs, which
+# then change little (REV is fetched into it).
 # Exit: 0 built, 125 does not build, 2 usage, 3 not a repository, 4 unknown
 # revision, 5 missing tool, 6 busy, 7 not a kernel, 8 option dropped,
 # 9 internal, 10 interrupted, 33 BASE is not a kernel config.
@@ -112,14 +115,20 @@ if [ -f "$art/bzImage" ] && [ -f "$art/build.json" ]; then
 	exit 0
 fi
 
-key=$(pb_sha "$repo")
+# The checkout to build in: the origin's, for a repository that names one.
+home=$repo
+if [ -s "$repo/perfbisect-origin" ]; then
+	home=$(cat "$repo/perfbisect-origin")
+	git -C "$home" rev-parse --git-dir >/dev/null 2>&1 || home=$repo
+fi
+key=$(pb_sha "$home")
 top="$PERFBISECT_HOME/trees/$key"
 src="$top/src"
 bdir="$top/build-$cfghash"
 mkdir -p "$top" "$images" "$PERFBISECT_HOME/ccache" ||
 	pb_die "$PB_INTERNAL" "cannot create $top"
-echo "$repo" >"$top/origin"
-pb_lock_wait "$top/lock" "perfbisect's checkout of $repo"
+echo "$home" >"$top/origin"
+pb_lock_wait "$top/lock" "perfbisect's checkout of $home"
 pb_lock_wait "$PB_BUILD_LOCK" "the kernel build slot (one build at a time on this machine)"
 
 work=$(mktemp -d "$top/work.XXXXXX") || pb_die "$PB_INTERNAL" "cannot create a work dir in $top"
@@ -138,11 +147,18 @@ trap interrupted INT TERM
 # A clone sharing the user's object store: their checkout, index, refs and
 # bisect state are never written.
 if [ ! -d "$src/.git" ]; then
-	pb_info "cloning $repo into $src (shared objects, first time only)"
+	pb_info "cloning $home into $src (shared objects, first time only)"
 	rm -rf "$src"
-	git clone -q --shared --no-checkout "$repo" "$src" ||
-		pb_die "$PB_INTERNAL" "cannot clone $repo into $src"
+	git clone -q --shared --no-checkout "$home" "$src" ||
+		pb_die "$PB_INTERNAL" "cannot clone $home into $src"
 	git -C "$src" config gc.auto 0
+fi
+# A commit of a repository on top of the origin: its own objects (the
+# patch's) are copied into the checkout, which then does not depend on
+# that repository.
+if [ "$home" != "$repo" ] && ! git -C "$src" cat-file -e "$sha^{commit}" 2>/dev/null; then
+	git -C "$src" fetch -q "$repo" "$sha" 2>"$work/fetch.err" ||
+		pb_die "$PB_INTERNAL" "cannot fetch ${sha:0:12} from $repo into $src: $(head -1 "$work/fetch.err")"
 fi
 # A checkout that leaves the time of a file changed only in comments, so
 # Kbuild does not rebuild its includers: with the lists of what this

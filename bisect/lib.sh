@@ -728,6 +728,17 @@ pb_commit_all() {
 		pb_die "$PB_INTERNAL" "cannot commit '$3' in $1"
 }
 
+# pb_patch_repo REPO DIR: make DIR (once) a bare repository sharing REPO's
+# objects, for commits of patches on top of REPO's (pb_commit_patch), and
+# name REPO in it (perfbisect-origin), so that build.sh builds its commits
+# in REPO's checkout and build dirs: little changes there. Fails quietly.
+pb_patch_repo() {
+	if [ ! -d "$2" ]; then
+		rm -rf "$2.tmp" && git clone -q --bare --shared "$1" "$2.tmp" && mv "$2.tmp" "$2" || return 1
+	fi
+	[ "$(cat "$2/perfbisect-origin" 2>/dev/null)" = "$1" ] || echo "$1" >"$2/perfbisect-origin"
+}
+
 # pb_commit_patch GIT_DIR PARENT PATCH: apply the mail-format PATCH on
 # PARENT in the repository GIT_DIR without a worktree and print the new
 # commit. Author, date and subject come from the patch; the committer and

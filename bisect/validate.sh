@@ -147,14 +147,12 @@ pbstat=$(pb_tool pbstat) || exit
 
 # The fixed commits live in a bare repository of ours that shares the
 # user's objects; the commits are deterministic, so results are cached.
+# They build in the checkout of the user's repository (pb_patch_repo).
 vdir="$PERFBISECT_HOME/validate/$(pb_sha "$repo")"
 vrepo="$vdir/repo.git"
 mkdir -p "$vdir" || pb_die "$PB_INTERNAL" "cannot create $vdir"
 pb_lock "$vdir/lock" "fix validation for $repo"
-if [ ! -d "$vrepo" ]; then
-	git clone -q --bare --shared "$repo" "$vrepo.tmp" && mv "$vrepo.tmp" "$vrepo" ||
-		pb_die "$PB_INTERNAL" "cannot create $vrepo"
-fi
+pb_patch_repo "$repo" "$vrepo" || pb_die "$PB_INTERNAL" "cannot create $vrepo"
 work=$(mktemp -d "$vdir/work.XXXXXX") || pb_die "$PB_INTERNAL" "cannot create a work dir"
 trap 'rm -rf "$work"' EXIT
 trap 'exit $PB_INTERRUPTED' INT TERM

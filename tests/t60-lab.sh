@@ -5,7 +5,8 @@
 # semaphore and BKL torture, booted in QEMU, passes on good, bad, bad + fix A
 # and bad + fix B, catches the straight port of the seed patch, and catches
 # a BKL that counts its depth wrong or keeps the lock in schedule(), with
-# the semaphore BKL and with fix B's spinning one. Builds kernels.
+# the semaphore BKL and with fix B's spinning one; a patched commit builds
+# in the lab's own checkout and build dir. Builds kernels.
 # Needs: a kernel build and boot (tests/run skips it with PB_SKIP_KERNEL=1)
 set -u
 # shellcheck source=lib.sh
@@ -67,7 +68,7 @@ done
 # The torture tests, booted: pass on good, bad, bad + fix A, bad + fix B;
 # the straight port of the seed patch and the broken BKLs must be caught.
 vrepo=$T_TMP/v
-git clone -q --shared --bare "$lab" "$vrepo"
+pb_patch_repo "$lab" "$vrepo"
 fixa=$(pb_commit_patch "$vrepo" bad "$T_TOP/patches/fixes/fix-a-semaphore-lock-stealing.patch")
 fixb=$(pb_commit_patch "$vrepo" bad "$T_TOP/patches/fixes/fix-b-spinlock-bkl.patch")
 straight=$(pb_commit_patch "$vrepo" bad "$T_TOP/patches/test/straight-port-of-seed-patch.patch")
@@ -89,4 +90,23 @@ for p in bkl-depth-off-by-one bkl-no-release-in-schedule; do
 		like "$(cat "$T_TMP/out")" '^fail: .*(bkl-torture|soft lockup)' "$p over $name: $(cut -c1-90 "$T_TMP/out")"
 	done
 done
+
+# A patched commit (here one of this run's own, so that it is built)
+# builds in the lab's checkout and build dir, which pb_patch_repo names:
+# no checkout of its own, and only what the patch changed compiles.
+blob=$( (git --git-dir="$vrepo" show bad:init/version.c && echo "int perfbisect_t60_$$_$(date +%s);") |
+	git --git-dir="$vrepo" hash-object -w --stdin)
+GIT_DIR=$vrepo GIT_INDEX_FILE=$T_TMP/mk.idx git read-tree bad &&
+	GIT_DIR=$vrepo GIT_INDEX_FILE=$T_TMP/mk.idx git update-index --cacheinfo "100644,$blob,init/version.c"
+mk=$(GIT_DIR=$vrepo GIT_INDEX_FILE=$T_TMP/mk.idx git -c user.name=t -c user.email=t@t \
+	commit-tree "$(GIT_DIR=$vrepo GIT_INDEX_FILE=$T_TMP/mk.idx git write-tree)" -p bad -m "t60: a marker")
+run_rc "$b/build.sh" -c torture -l "$T_TMP/mk" "$vrepo" "$mk"
+is "$rc" 0 "a commit of the patch repository builds"
+[ ! -e "$PERFBISECT_HOME/trees/$(pb_sha "$vrepo")" ] && pass "it has no checkout of its own" ||
+	fail "it has a checkout of its own"
+# (A build dir of its own compiles every file, most of them from ccache:
+# some 1300 compiles.)
+cc=$(jq -r '.ccache_hits + .ccache_misses' "$T_TMP/mk/build.json" 2>/dev/null)
+[ "${cc:-9999}" -lt 300 ] && pass "it builds in the lab's build dir: $cc compiles" ||
+	fail "it builds in the lab's build dir: ${cc:-no} compiles, not fewer than 300"
 done_testing
