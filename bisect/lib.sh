@@ -728,6 +728,13 @@ pb_commit_all() {
 		pb_die "$PB_INTERNAL" "cannot commit '$3' in $1"
 }
 
+# pb_boot_rows DIR N: print the sample rows of boot N in the results-cache
+# directory DIR (samples.sh: the file boots holds each boot's row count).
+pb_boot_rows() {
+	awk -v n="$2" 'NR == FNR { if (FNR < n) skip += $1; else if (FNR == n) take = $1; next }
+		FNR > skip && FNR <= skip + take' "$1/boots" "$1/samples"
+}
+
 # pb_patch_repo REPO DIR: make DIR (once) a bare repository sharing REPO's
 # objects, for commits of patches on top of REPO's (pb_commit_patch), and
 # name REPO in it (perfbisect-origin), so that build.sh builds its commits

@@ -184,7 +184,9 @@ done
 # sought, so the kernels are measured in rounds, one fresh boot each in
 # turn, and each fix is compared with the baseline of its own round.
 # The order rotates from round to round so that no kernel always follows
-# the same one. Cached samples come from another time: none are used.
+# the same one. Cached wall-clock samples come from another time: none are
+# used. A deterministic boot is the same on any day: round r takes boot r
+# from the results cache (det_boot).
 measure_cmd=${PB_MEASURE:-$PB_TOP/bisect/measure.sh}
 nk=${#names[@]}
 printf 'round\tkernel\tcommit\tjpm\tidle\tjti\treal\tcpu\tjpst\ttasks\n' >"$run/samples.tsv"
@@ -212,6 +214,22 @@ decide() {
 	hi=$(sed -n 's/.*ci_high_pct=\([-0-9.]*\).*/\1/p' <<<"$stat")
 	awk -v h="$hi" -v l="$lo" -v t="$tol" 'BEGIN { exit !(h < -t || l >= -t) }'
 }
+# det_boot I: the deterministic boot ROUND of kernel I (salt ROUND with
+# PB_SALT=1) is the same figure on any day: from the results cache, as a
+# bisect left it, or booted now and cached (samples.sh). Its samples go to
+# $work/rows, its code to code; a failure's outcome to $work/boot.
+det_boot() {
+	local dir
+	"$PB_TOP/bisect/stages/samples.sh" -n 1 -B "$round" -N "$round" -l "$run/validate.log" \
+		"${repos[$1]}" "${shas[$1]}" -- "${mopts[@]}" >/dev/null 2>>"$run/validate.log"
+	code=$?
+	dir=$("$PB_TOP/bisect/stages/samples.sh" -d "${repos[$1]}" "${shas[$1]}" -- "${mopts[@]}") || return 0
+	if [ "$code" -eq 0 ]; then
+		pb_boot_rows "$dir" "$round" >"$work/rows"
+	elif [ -f "$dir/failed-run/outcome" ]; then
+		mkdir -p "$work/boot" && cp "$dir/failed-run/outcome" "$work/boot/"
+	fi
+}
 declare -A med
 round=0
 while ((round < rmax)); do
@@ -220,15 +238,17 @@ while ((round < rmax)); do
 		i=$(((j + round - 1) % nk))
 		[ -f "$work/failed-$i" ] && continue
 		pb_info "round $round (at least $rmin, at most $rmax): ${names[$i]} (${shas[$i]:0:12})"
-		salt=()
-		[ "$salted" = true ] && salt=(-S "$round")
-		"$measure_cmd" "${mopts[@]}" "${salt[@]}" -o "$work/boot" "${repos[$i]}" "${shas[$i]}" >/dev/null 2>>"$run/validate.log"
-		code=$?
+		if [ "$mode" = det ]; then
+			det_boot "$i"
+		else
+			"$measure_cmd" "${mopts[@]}" -o "$work/boot" "${repos[$i]}" "${shas[$i]}" >/dev/null 2>>"$run/validate.log"
+			code=$?
+			[ -f "$work/boot/results" ] && pb_sample_rows "$work/boot/results" >"$work/rows"
+		fi
 		[ "$code" -eq "$PB_INTERRUPTED" ] && exit "$PB_INTERRUPTED"
 		if [ "$code" -ne 0 ]; then
 			echo "$(cat "$work/boot/outcome" 2>/dev/null || echo nobuild) (code $code)" >"$work/failed-$i"
 		else
-			pb_sample_rows "$work/boot/results" >"$work/rows"
 			if [ -s "$work/rows" ]; then
 				cat "$work/rows" >>"$work/samples-$i"
 				tr ' ' '\t' <"$work/rows" | sed "s/^/$round\t${names[$i]}\t${shas[$i]}\t/" >>"$run/samples.tsv"
@@ -238,7 +258,7 @@ while ((round < rmax)); do
 				printf '%s\t%s\t%s\t%s\n' "$round" "${names[$i]}" "${shas[$i]}" "$m" >>"$run/rounds.tsv"
 			fi
 		fi
-		rm -rf "${work:?}/boot"
+		rm -rf "${work:?}/boot" "$work/rows"
 	done
 	[ -s "$work/samples-0" ] || pb_die "$PB_NORESULT" "the baseline ${bsha:0:12} cannot be measured; see $run/validate.log"
 	((round >= rmin)) || continue
