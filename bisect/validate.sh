@@ -32,7 +32,9 @@
 #   compares each kernel's boot medians with BASE's: "not back" when it is
 #   slower by more than TOLERANCE plus eps (the boots' spread), "back to
 #   baseline" when it is slower by less than TOLERANCE minus eps, else
-#   "undecided" (exit 19). With PB_SALT=1, round r boots every kernel
+#   "undecided" (exit 19). Round r takes boot r of each kernel from the
+#   results cache (a deterministic boot is the same on any day), booting
+#   it once when missing. With PB_SALT=1, round r boots every kernel
 #   with salt r (bisect.sh --help), the boot is the unit and the rule is
 #   the paired one above, 3 rounds at least and 8 at most by default.
 #   -P reproduce: no patches; measure BASE (GOOD) and ON (BAD) alike and
