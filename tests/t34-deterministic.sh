@@ -239,7 +239,7 @@ is "$rc" 1 "validate det: a fix 2.5% slower is not back (exit 1)"
 like "$(grep 'bad + back' "$T_TMP/out")" 'back to baseline .*deterministic, 2 boots' "validate det: the good fix is back to baseline after 2 boots"
 like "$(grep 'bad + slow' "$T_TMP/out")" 'not back: -2\.[0-9]+% .*resolvable' "validate det: the slow fix is not back, and the table says what eps resolves"
 # The good fix's tree is good's: one kernel, booted for both.
-is "$(git -C "$vt" rev-parse good^{tree})" "$(git -C "$vt" rev-parse back^{tree})" "validate det: the good fix makes good's tree"
+is "$(git -C "$vt" rev-parse "good^{tree}")" "$(git -C "$vt" rev-parse "back^{tree}")" "validate det: the good fix makes good's tree"
 is "$(wc -l <"$STUB_LOG")" 6 "validate det: 3 kernels (4 rows) x 2 boots"
 is "$(jq -r .mode "$PERFBISECT_HOME/runs/latest/summary.json")" det "validate det: summary.json has the mode"
 # Boot r of a kernel is the same on any day: the results cache has it.
