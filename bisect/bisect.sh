@@ -289,7 +289,9 @@ paired_rounds() {
 			rc2=$?
 			bpid=''
 			pr_take "$first" "$out" "$rcode" || return 2
-			pr_take "$second" "$(pr_salted_pick "$r" <"$state/pr-second")" "$rc2" || return 2
+			out=$(pr_salted_pick "$r" <"$state/pr-second")
+			rm -f "$state/pr-second"
+			pr_take "$second" "$out" "$rc2" || return 2
 		else
 			out=$(pr_boot "$first" "$r")
 			pr_take "$first" "$out" $? || return 2

@@ -47,8 +47,10 @@
 # Every patch is checked with `git apply --check` before anything is built;
 # one that does not apply stops everything with nothing changed. The run
 # directory keeps every sample (samples.tsv), the per-boot medians
-# (rounds.tsv), the log, table.txt, summary.json and vs-baseline.svg (each
-# kernel's difference to the baseline with its interval).
+# (rounds.tsv), the log (validate.log; in deterministic mode the build
+# and boot logs in measure.log), table.txt, summary.json and
+# vs-baseline.svg (each kernel's difference to the baseline with its
+# interval).
 # Exit: 0 every fix is back to baseline, 1 some fix is not (or fails the
 # torture), 17 a patch is missing or does not apply, 19 a comparison stayed
 # undecided (within the noise, or within eps), others as bisect.sh.
@@ -218,11 +220,13 @@ decide() {
 }
 # det_boot I: the deterministic boot ROUND of kernel I (salt ROUND with
 # PB_SALT=1) is the same figure on any day: from the results cache, as a
-# bisect left it, or booted now and cached (samples.sh). Its samples go to
-# $work/rows, its code to code; a failure's outcome to $work/boot.
+# bisect left it, or booted now and cached (samples.sh; the build and boot
+# logs go to measure.log, as a bisect's do, not into validate.log). Its
+# samples go to $work/rows, its code to code; a failure's outcome to
+# $work/boot.
 det_boot() {
 	local dir
-	"$PB_TOP/bisect/stages/samples.sh" -n 1 -B "$round" -N "$round" -l "$run/validate.log" \
+	"$PB_TOP/bisect/stages/samples.sh" -n 1 -B "$round" -N "$round" -l "$run/measure.log" \
 		"${repos[$1]}" "${shas[$1]}" -- "${mopts[@]}" >/dev/null 2>>"$run/validate.log"
 	code=$?
 	dir=$("$PB_TOP/bisect/stages/samples.sh" -d "${repos[$1]}" "${shas[$1]}" -- "${mopts[@]}") || return 0
