@@ -11,14 +11,15 @@
 #   -d (or PB_MODE) picks how time is measured. det: deterministic, the
 #   guest clock counts instructions (QEMU -icount; 2 vCPUs from QEMU 8.1
 #   on, else 1): boots of a kernel agree within a fraction of a percent
-#   whatever the host does, so GOOD and BAD get 2 boots each (their spread
-#   sets eps), a step 1 boot, and the results cache holds across time; -E
-#   may go down to 1. PB_SALT=1 gives the Nth boot of a kernel pb_salt=N
-#   on its command line (boot inputs move the figure a little), and the
-#   boot is then the unit: the ends in paired rounds of their boots with
-#   salt i, each step in rounds of one candidate boot against the ends'
-#   cached boot i (pbstat sprt), the culprit against its parent with salts
-#   no step used (doc/deterministic.md). wall: real time under
+#   whatever the host does, and the results cache holds across time; -E
+#   may go down to 1. The Nth boot of a kernel has pb_salt=N on its
+#   command line (boot inputs move the figure a little), and the boot is
+#   the unit: the ends in paired rounds of their boots with salt i, each
+#   step in rounds of one candidate boot against the ends' cached boot i
+#   (pbstat sprt), the culprit against its parent with salts no step used
+#   (doc/deterministic.md). PB_SALT=0 boots a kernel with the same inputs
+#   every time: GOOD and BAD 2 boots each (their spread sets eps), a step
+#   1 boot (pbstat detplace). wall: real time under
 #   TCG or KVM (below). auto (default): det when its ends check shows the
 #   regression, wall otherwise; both say why.
 #   WORKERS (-P, --workers; default 1, at most 8): steps judged at once in
@@ -122,7 +123,7 @@ field() { sed -n "s/.*\\b$1=\\([-0-9.]*\\).*/\\1/p" <<<"$2"; }
 # is not. With PB_SALT=1, see det_ends_salted.
 det_ends() {
 	local g b rc
-	[ "${PB_SALT:-0}" = 1 ] && {
+	pb_salted && {
 		det_ends_salted
 		return
 	}
@@ -518,7 +519,7 @@ check_ends() {
 		mode=$(jq -r .mode "$state/ends.json") det_why=$(jq -r '.mode_reason // ""' "$state/ends.json")
 		[ "$mode" = det ] && mopts=("${dmopts[@]}")
 		# Its steps and confirmation use the boots it started with.
-		[ "$(jq -r '.salted // false' "$state/ends.json")" = true ] && export PB_SALT=1
+		if [ "$(jq -r '.salted // false' "$state/ends.json")" = true ]; then export PB_SALT=1; else export PB_SALT=0; fi
 		pb_info "resuming in $mode mode with the ends measured when this bisect started ($det_why)"
 	elif [ "$mode" != wall ]; then
 		det_ends
@@ -640,7 +641,7 @@ calibrate_ends() {
 		--argjson t "$threshold" --arg cal "$cal" --argjson fixed "$fixed" --argjson rounds "$rounds" \
 		--arg mode "$mode" --arg why "$det_why" --argjson gdet "$(printf '%s\n' "${gdet[@]}" | jq -s 'map(numbers)')" \
 		--argjson bdet "$(printf '%s\n' "${bdet[@]}" | jq -s 'map(numbers)')" \
-		--arg eps "$(field eps_pct "${detline:-}")" --argjson salted "$([ "$mode" = det ] && [ "${PB_SALT:-0}" = 1 ] && echo true || echo false)" \
+		--arg eps "$(field eps_pct "${detline:-}")" --argjson salted "$([ "$mode" = det ] && pb_salted && echo true || echo false)" \
 		'{good_samples: $g, bad_samples: $b, threshold: $t, fixed_threshold: $fixed, calibration: $cal, rounds: $rounds,
 		  mode: $mode, mode_reason: $why, good_boots: $gdet, bad_boots: $bdet, eps_pct: ($eps | tonumber? // null),
 		  salted: $salted}' |

@@ -462,10 +462,10 @@ pb_measure_id() {
 	else
 		inputs=$(pb_inputs_hash) cc=$(gcc -dumpfullversion 2>/dev/null)
 	fi
-	# PB_SALT=1: deterministic boot N has salt N (samples.sh).
+	# Salted: deterministic boot N has salt N (samples.sh).
 	if [ "$(pb_opt_mode "$@")" = det ]; then
 		det="$(pb_det_id)"
-		[ "${PB_SALT:-0}" = 1 ] && det+=" salt=boot"
+		pb_salted && det+=" salt=boot"
 	fi
 	# The user's own config files (-K FILE, -c PATH) count by content.
 	for a in "$@"; do
@@ -580,10 +580,17 @@ pb_check_mode() {
 		pb_die "$PB_BADICOUNT" "QEMU rejects PB_ICOUNT='$icount': $(head -1 <<<"${err:-no answer in 20 s}")"
 }
 
+# pb_salted: succeed when deterministic boots are salted, boot N with salt
+# N (samples.sh, doc/deterministic.md): PB_SALT=1, the default; PB_SALT=0
+# boots a kernel with the same inputs every time.
+pb_salted() {
+	[ "${PB_SALT:-1}" = 1 ]
+}
+
 # pb_check_salt: exit PB_USAGE with one line unless PB_SALT is unset, 0 or
 # 1 (1 salts deterministic boots: samples.sh, doc/deterministic.md).
 pb_check_salt() {
-	case ${PB_SALT:-0} in
+	case ${PB_SALT:-1} in
 	0 | 1) ;;
 	*) pb_die "$PB_USAGE" "PB_SALT='$PB_SALT': 1 salts deterministic boots, 0 does not" ;;
 	esac

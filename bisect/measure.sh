@@ -16,9 +16,9 @@
 # -S SALT (an integer) adds pb_salt=SALT to the kernel command line, which
 # the guest ignores. A deterministic figure is exact for one set of boot
 # inputs, but the command line seeds the kernel's RNG (KASLR among other
-# things), so another SALT gives another, equally valid, figure; with
-# PB_SALT=1 samples.sh boots a kernel with salt 1, 2, ... so that its
-# boots' spread measures that.
+# things), so another SALT gives another, equally valid, figure;
+# samples.sh boots a kernel with salt 1, 2, ... (unless PB_SALT=0) so that
+# its boots' spread measures that.
 # -A CMD (--run) runs CMD in the guest instead of the reproducer, warm-up
 # + samples times (a path of this machine, a workload of workloads/, or a
 # busybox applet, with its arguments); -Y REGEX (--metric) finds the line

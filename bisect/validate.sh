@@ -27,16 +27,16 @@
 #   from MIN_ROUNDS on, takes its share of 5% (Bonferroni): the intervals
 #   are 1 - 0.05 / (MAX_ROUNDS - MIN_ROUNDS + 1), 99% at the defaults.
 #   -d det (or PB_MODE=det; auto, the default, picks det where this QEMU
-#   runs the vCPUs asked for): deterministic boots (bisect.sh --help), 2
-#   rounds at least, 3 at most unless -r/-M say otherwise; pbstat detcmp
+#   runs the vCPUs asked for): deterministic boots (bisect.sh --help).
+#   Round r takes boot r of each kernel, salt r, from the results cache (a
+#   deterministic boot is the same on any day), booting it once when
+#   missing; the boot is the unit and the rule is the paired one above,
+#   3 rounds at least and 8 at most by default. With PB_SALT=0 (boots
+#   without salts), 2 rounds at least and 3 at most, pbstat detcmp
 #   compares each kernel's boot medians with BASE's: "not back" when it is
 #   slower by more than TOLERANCE plus eps (the boots' spread), "back to
 #   baseline" when it is slower by less than TOLERANCE minus eps, else
-#   "undecided" (exit 19). Round r takes boot r of each kernel from the
-#   results cache (a deterministic boot is the same on any day), booting
-#   it once when missing. With PB_SALT=1, round r boots every kernel
-#   with salt r (bisect.sh --help), the boot is the unit and the rule is
-#   the paired one above, 3 rounds at least and 8 at most by default.
+#   "undecided" (exit 19).
 #   -P reproduce: no patches; measure BASE (GOOD) and ON (BAD) alike and
 #   answer "reproduced" (exit 0) when ON is slower than BASE by more than
 #   TOLERANCE (the minimum effect; beyond the interval in wall-clock mode,
@@ -116,7 +116,7 @@ fi
 rule=$mode salted=false
 if [ "$mode" = det ]; then
 	mopts+=(-d det)
-	if [ "${PB_SALT:-0}" = 1 ]; then
+	if pb_salted; then
 		rule=wall salted=true
 		: "${rmin:=3}" "${rmax:=8}"
 	fi

@@ -13,6 +13,9 @@ export PERFBISECT_HOME=$T_TMP/home PB_QUIET=1
 export PB_MEASURE=$T_TOP/tests/stub-measure.sh STUB_LOG=$T_TMP/calls
 unset PB_MODE PB_ACCEL PB_ICOUNT
 b=$T_TOP/bisect
+# Unsalted boots (PB_SALT=0) unless a section says otherwise: salted ones,
+# the default, are checked where PB_SALT is unset or 1.
+export PB_SALT=0
 
 # toy DIR: a history of 30 commits after "start" (1000 jobs/min);
 # speed_of I prints the content of "speed" for commit I, and detspeed_of I
@@ -92,22 +95,24 @@ k3=$(env -u PB_MEASURE "$T_TMP/elsewhere/bisect/stages/samples.sh" -d "$T_TMP/sm
 [ "${k3##*/}" != "${k1##*/}" ] && pass "cache key: a changed reproducer source is part of it" ||
 	fail "cache key: a changed reproducer source is part of it"
 
-# With PB_SALT=1 deterministic boots are salted: the Nth boot gets -S N,
-# so boots of one kernel differ in their inputs (as two commits' layouts
-# do) and their spread sets eps; boot N gives the same figure whatever
-# the cache held before.
+# Salted deterministic boots (the default; PB_SALT=1): the Nth boot gets
+# -S N, so boots of one kernel differ in their inputs (as two commits'
+# layouts do); boot N gives the same figure whatever the cache held before.
 kd0=$("$b/stages/samples.sh" -d "$T_TMP/small" start -- -d det)
 kd1=$(PB_SALT=1 "$b/stages/samples.sh" -d "$T_TMP/small" start -- -d det)
 [ "$kd0" != "$kd1" ] && pass "cache key: salted boots have their own" || fail "cache key: salted boots have their own"
+is "$(env -u PB_SALT "$b/stages/samples.sh" -d "$T_TMP/small" start -- -d det)" "$kd1" \
+	"cache key: boots are salted when PB_SALT is unset"
 n=$(wc -l <"$STUB_LOG")
 PB_SALT=yes run_rc "$b/stages/samples.sh" -n 1 "$T_TMP/small" start -- -d det
 is "$rc:$(wc -l <"$STUB_LOG")" "2:$n" "PB_SALT neither 0 nor 1: exit 2, nothing measured"
 like "$(cat "$T_TMP/err")" "PB_SALT='yes'" "PB_SALT neither 0 nor 1: named in the error"
-# Salted, the boot is the unit: the ends in paired rounds of boots with
-# salt i, each step in rounds of one candidate boot with the ends' cached
-# boot i (pbstat sprt), the culprit confirmed in paired rounds of salts no
-# step used.
-export STUB_SALTS=$T_TMP/salts STUB_SALT_EFFECT=0.002 PB_SALT=1
+# Salted (the default: PB_SALT unset), the boot is the unit: the ends in
+# paired rounds of boots with salt i, each step in rounds of one candidate
+# boot with the ends' cached boot i (pbstat sprt), the culprit confirmed
+# in paired rounds of salts no step used.
+export STUB_SALTS=$T_TMP/salts STUB_SALT_EFFECT=0.002
+unset PB_SALT
 : >"$STUB_SALTS"
 : >"$STUB_LOG"
 PB_RESULTS=$T_TMP/salted run_rc "$b/bisect.sh" -t "$T_TMP/small" -g start -b tip -d det -E 1 -R
@@ -152,7 +157,8 @@ m1=$(PB_RESULTS=$T_TMP/salt-a "$b/stages/samples.sh" -B 2 -m "$T_TMP/small" star
 PB_RESULTS=$T_TMP/salt-b "$b/stages/samples.sh" -B 1 -m "$T_TMP/small" start -- -d det >/dev/null
 m2=$(PB_RESULTS=$T_TMP/salt-b "$b/stages/samples.sh" -B 2 -m "$T_TMP/small" start -- -d det | tr '\n' ' ')
 is "$m2" "$m1" "salted: boot 2 gives the same figure after a cached boot 1 as in one call"
-unset STUB_SALTS STUB_SALT_EFFECT PB_SALT
+unset STUB_SALTS STUB_SALT_EFFECT
+export PB_SALT=0
 
 # A cached failure is not measured again, and says how to retry;
 # PB_RETRY_FAILED=1 does.
@@ -242,6 +248,9 @@ like "$(grep 'bad + slow' "$T_TMP/out")" 'not back: -2\.[0-9]+% .*resolvable' "v
 is "$(git -C "$vt" rev-parse "good^{tree}")" "$(git -C "$vt" rev-parse "back^{tree}")" "validate det: the good fix makes good's tree"
 is "$(wc -l <"$STUB_LOG")" 6 "validate det: 3 kernels (4 rows) x 2 boots"
 is "$(jq -r .mode "$PERFBISECT_HOME/runs/latest/summary.json")" det "validate det: summary.json has the mode"
+vlog=$PERFBISECT_HOME/runs/latest
+like "$(grep -c '^  CC ' "$vlog/measure.log")" '^[1-9]' "validate det: the boots' build logs go to measure.log"
+is "$(grep -c '^  CC ' "$vlog/validate.log")" 0 "validate det: validate.log has no build output"
 # Boot r of a kernel is the same on any day: the results cache has it.
 cp "$PERFBISECT_HOME/runs/latest/rounds.tsv" "$T_TMP/rounds.1"
 run_rc "$b/validate.sh" -t "$vt" -B good -O bad -R -x 1 -d det "$T_TMP/back.patch" "$T_TMP/slow.patch"

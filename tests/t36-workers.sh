@@ -15,6 +15,9 @@ export PERFBISECT_HOME=$T_TMP/home PB_QUIET=1
 export PB_MEASURE=$T_TOP/tests/stub-measure.sh STUB_LOG=$T_TMP/calls
 unset PB_MODE PB_ACCEL PB_ICOUNT STUB_TRACE STUB_FAIL_ONCE STUB_SLEEP STUB_INTERRUPT_AT
 b=$T_TOP/bisect
+# Sections 1-5 count the boots of unsalted deterministic steps (one boot
+# a step); section 6 boots salted ones, the default.
+export PB_SALT=0
 
 # toy DIR: 40 commits after "start" (1000 jobs/min); commit 27 and after
 # run at 700. speed_of I may say otherwise; flaky_at I puts a file

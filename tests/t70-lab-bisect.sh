@@ -43,7 +43,10 @@ awk -v g="$g" -v b="$bd" 'BEGIN { exit !(b < g) }' && pass "bad ($bd jobs/min) s
 # the lab's regression in deterministic mode at 2 vCPUs.
 if [ "$(pb_det_max_cpus)" -ge 2 ]; then
 	is "$(jq -r .mode "$run/summary.json")" det "auto chose deterministic mode for the lab"
-	like "$(jq -r .confirmation "$run/summary.json")" 'delta_pct=-[0-9.]+ .*slower=1' "culprit confirmed slower than its parent (fresh deterministic boots)"
+	# Salted boots (the default): paired rounds of salts no step used.
+	like "$(jq -r .confirmation "$run/summary.json")" '^in rounds: n=[0-9]+ .*delta_pct=-[0-9.]+ .*separated=1' \
+		"culprit confirmed slower than its parent (paired rounds of fresh salted boots)"
+	is "$(jq -r .salted "$run/state/ends.json")" true "the boots are salted (the default)"
 else
 	like "$(jq -r .confirmation "$run/summary.json")" '(ratio=0\.[0-9]+ delta_pct=-|slower=1)' "culprit confirmed slower than its parent"
 fi

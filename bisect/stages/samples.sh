@@ -17,10 +17,10 @@
 #       one stretch of time, so cached ones are history (boots.log keeps
 #       the time and the host's load average of every boot), not ends.
 #   MEASURE_OPTIONs go to measure.sh (-c, -C, -m, -T, -J, -n, -w, -W);
-#   with PB_SALT=1, the Nth deterministic boot of a revision also gets
-#   -S N (its salt): one set of boot inputs gives one exact figure, so the
-#   boots of a revision differ in their inputs, and their spread is the
-#   tolerance (doc/deterministic.md says why this is not the default).
+#   the Nth deterministic boot of a revision also gets -S N (its salt),
+#   unless PB_SALT=0: one set of boot inputs gives one exact figure, so
+#   the boots of a revision differ in their inputs, and their spread is
+#   the noise (doc/deterministic.md).
 #   Boot N gives the same figure whether the cache is new or old.
 #   PB_MEASURE replaces measure.sh (tests use a stub with the same contract);
 #   with PB_RUN_DIR set, every build or boot done is logged to builds.jsonl;
@@ -62,7 +62,7 @@ measure=${PB_MEASURE:-$PB_TOP/bisect/measure.sh}
 key=$(pb_measure_key "$repo" "$sha" "$measure" "${mopts[@]}") || exit
 salted=0
 pb_check_salt
-[ "$(pb_opt_mode "${mopts[@]}")" = det ] && [ "${PB_SALT:-0}" = 1 ] && salted=1
+[ "$(pb_opt_mode "${mopts[@]}")" = det ] && pb_salted && salted=1
 dir="${PB_RESULTS:-$PERFBISECT_HOME/results}/$key"
 if [ "$print_dir" = 1 ]; then
 	echo "$dir"

@@ -180,15 +180,16 @@ pos_of() {
 }
 # say_measured COUNT WHAT MEDIAN NOTE MEASURE_OPTION...: the progress line
 # of a step measured in COUNT WHAT (rounds, boots): build and boot times,
-# the candidate's MEDIAN, the verdict (unsure is a skip) and NOTE.
+# the candidate's MEDIAN, the verdict (unsure is a skip), NOTE and the
+# worker host it booted on, if not this one.
 say_measured() {
 	local count=$1 what=$2 med=$3 note=$4 meta
 	shift 4
 	[ "$verdict" = unsure ] && verdict="skip (undecided)"
 	meta=$(cand_meta "$@")
-	say 'step %d of ~%s  %s  %-50s build %6.1fs boot %6.1fs  %2d %s median %10s  %s (%s)\n' \
+	say 'step %d of ~%s  %s  %-50s build %6.1fs boot %6.1fs  %2d %s median %10s  %s (%s)%s\n' \
 		"$step" "$total" "${commit:0:12}" "$subject" "$(jq -r '.build_s // 0' <<<"$meta")" \
-		"$(jq -r '.boot_s // 0' <<<"$meta")" "$count" "$what" "$med" "$verdict" "$note"
+		"$(jq -r '.boot_s // 0' <<<"$meta")" "$count" "$what" "$med" "$verdict" "$note" "${worker:+ on $worker}"
 }
 # cand_boot_or_skip VAR [-r ROUND] MEASURE_OPTION...: cand_boot, or,
 # when the candidate does not build or boot, say so and exit 125 (skip).
@@ -257,7 +258,7 @@ open_step() {
 	fixed_threshold=$(jq -r '.fixed_threshold // false' "$state/ends.json")
 	# The boots a salted bisect started with (samples.sh salts them).
 	salted=$(jq -r '.salted // false' "$state/ends.json")
-	[ "$salted" = true ] && export PB_SALT=1
+	if [ "$salted" = true ]; then export PB_SALT=1; else export PB_SALT=0; fi
 	read -r gsha bsha <"$state/ends"
 	fopts=()
 	for ((i = 1; i <= $#; i++)); do
