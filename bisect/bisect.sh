@@ -92,6 +92,11 @@ smaller() {
 	[ -z "$rounds_below" ] && return 0
 	awk -v g="$1" -v b="$2" -v r="$rounds_below" 'BEGIN { exit !(b > 0 && g < r * b) }'
 }
+# last_words: show the last lines of the log, where a measurement that
+# stops the bisect said why (a --metric that matches nothing, say).
+last_words() {
+	tail -3 "$log" | sed 's/^/  /' >&2
+}
 # measure_end NAME SHA N FILE: measure N more samples of one end afresh
 # (samples.sh -F: cached wall-clock samples are from another time) and add
 # them to FILE, or stop with the measurement's own exit code.
@@ -102,7 +107,7 @@ measure_end() {
 		>>"$4" 2>>"$log"
 	code=$?
 	if [ "$code" -ne 0 ]; then
-		tail -3 "$log" | sed 's/^/  /' >&2
+		last_words
 		[ "$(pb_bisect_code "$code")" = 125 ] &&
 			pb_die "$code" "$1 (${2:0:12}) cannot be measured: it does not build or boot (code $code); see $log"
 		pb_die "$code" "measuring $1 (${2:0:12}) failed (code $code); see $log"
@@ -112,7 +117,7 @@ measure_end() {
 # measurement and its last words (a --metric that matches nothing says so
 # here, once, not as a skip at every step).
 det_end_failed() {
-	tail -3 "$log" | sed 's/^/  /' >&2
+	last_words
 	pb_die "$3" "$1 (${2:0:12}) cannot be measured in deterministic mode (code $3); see $log"
 }
 field() { sed -n "s/.*\\b$1=\\([-0-9.]*\\).*/\\1/p" <<<"$2"; }
@@ -252,6 +257,7 @@ pr_take() {
 	local sha=$1 out=$2 rcode=$3
 	if [ "$rcode" -ne 0 ] || [ -z "$out" ]; then
 		if [ "$rcode" -ne 0 ] && [ "$(pb_bisect_code "$rcode")" != 125 ]; then
+			last_words
 			pb_die "$rcode" "measuring ${sha:0:12} failed (code $rcode); see $run/measure.log"
 		fi
 		pb_warn "${sha:0:12} gave no result this time (code $rcode); see $run/measure.log"
