@@ -116,4 +116,7 @@ if [ "$mkbdir/last-build.log" -nt "$T_TMP/mk.stamp" ] && grep -q ' init/version\
 else
 	fail "it builds in the lab's build dir: $mkbdir/last-build.log is older than the build or has no init/version.o"
 fi
+# The marker's image is of no use to anyone after this run.
+mkart=$("$b/build.sh" -n -c torture "$vrepo" "$mk") && [ -f "$mkart/bzImage" ] && rm -rf "$mkart" &&
+	pass "the marker's image is removed ($mkart)" || fail "the marker's image is removed (${mkart:-no artifact dir})"
 done_testing
