@@ -67,6 +67,7 @@ like "$(cat "$T_TMP/err")" "PB_SALT='2'" "bisect: the error names PB_SALT's valu
 PB_SALT=yes expect 2 "validate: PB_SALT neither 0 nor 1" "$b/validate.sh" -t "$toy" "$T_TMP/bz"
 PB_SALT=' 1' expect 2 "reproduce: PB_SALT neither 0 nor 1" "$b/reproduce.sh" -t "$toy" -d det HEAD HEAD
 PB_SALT=1x expect 2 "samples: PB_SALT neither 0 nor 1" "$b/stages/samples.sh" -n 1 "$toy" HEAD
+like "$("$b/perfbisect" help | grep -A1 '^  PB_SALT=')" 'PB_SALT=1\|0 +1 \(default\)' "perfbisect help: PB_SALT, salted by default"
 
 # A missing tool is named with the package that provides it.
 run_rc bash -c '. "$1/bisect/lib.sh"; pb_need busybox-nonesuch-cmd' _ "$T_TOP"
