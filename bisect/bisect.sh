@@ -10,8 +10,8 @@
 #                  [-d auto|det|wall] [-P WORKERS] [-H HOSTS] [-R]
 #   -d (or PB_MODE) picks how time is measured. det: deterministic, the
 #   guest clock counts instructions (QEMU -icount; 2 vCPUs from QEMU 8.1
-#   on, else 1): boots of a kernel agree within a fraction of a percent
-#   whatever the host does, and the results cache holds across time; -E
+#   on, else 1): a boot's figure depends on the kernel and its boot
+#   inputs, not on what the host does, and the results cache holds across time; -E
 #   may go down to 1. The Nth boot of a kernel has pb_salt=N on its
 #   command line (boot inputs move the figure a little), and the boot is
 #   the unit: the ends in paired rounds of their boots with salt i, each
@@ -470,18 +470,33 @@ open_repo() {
 	fi
 	pbstat=$(pb_tool pbstat) || exit
 }
+# state_key: the key of this bisect's saved state: its arguments, its
+# decision settings and what defines its measurements (pb_measure_id, with
+# the deterministic clock unless -d wall, and so whether boots are salted).
+state_key() {
+	local idopts=("${mopts[@]}")
+	[ "$mode" = wall ] || idopts+=(-d det)
+	pb_sha "$repo" "$gsha" "$bsha" "$(pb_measure_id "${PB_MEASURE:-$PB_TOP/bisect/measure.sh}" "${idopts[@]}")" \
+		"${mopts[@]}" "mode=$mode" "E=${min_effect:-default}" "x=$threshold" \
+		"e=$ends n=$start i=$inc N=$cap below=$rounds_below max=$rounds_max"
+}
 # open_state: the saved state of this bisect, its lock and a run directory.
 open_state() {
-	# The saved state of this bisect: its arguments, its decision settings and
-	# what defines its measurements (pb_measure_id, with the deterministic
-	# clock unless -d wall), so a changed reproducer, config fragment, QEMU or
-	# setting starts a bisect afresh instead of mixing verdicts reached two
-	# ways. The earlier bisect of the same ends keeps its state and runs.
-	idopts=("${mopts[@]}")
-	[ "$mode" = wall ] || idopts+=(-d det)
-	key=$(pb_sha "$repo" "$gsha" "$bsha" "$(pb_measure_id "${PB_MEASURE:-$PB_TOP/bisect/measure.sh}" "${idopts[@]}")" \
-		"${mopts[@]}" "mode=$mode" "E=${min_effect:-default}" "x=$threshold" \
-		"e=$ends n=$start i=$inc N=$cap below=$rounds_below max=$rounds_max")
+	local alt
+	# A changed reproducer, config fragment, QEMU or setting starts a bisect
+	# afresh instead of mixing verdicts reached two ways. The earlier bisect
+	# of the same ends keeps its state and runs.
+	key=$(state_key)
+	# A bisect begun with unsalted boots (PB_SALT=0, the default before
+	# 2026-12-07) goes on with them when PB_SALT is not set; -R or
+	# PB_SALT=1 starts a salted one.
+	if [ -z "${PB_SALT+set}" ] && [ "$restart" = 0 ] && [ ! -e "$PERFBISECT_HOME/bisect/$key/ends" ]; then
+		alt=$(PB_SALT=0 state_key)
+		if [ -s "$PERFBISECT_HOME/bisect/$alt/ends.json" ]; then
+			key=$alt
+			pb_info "these ends were begun with unsalted boots (state $PERFBISECT_HOME/bisect/$alt): going on with them (-R or PB_SALT=1: a new bisect with salted boots)"
+		fi
+	fi
 	state="$PERFBISECT_HOME/bisect/$key"
 	pb_lock "$PERFBISECT_HOME/locks/bisect-$(pb_sha "$repo").lock" "a bisect of $repo"
 	last="$PERFBISECT_HOME/bisect/last-$(pb_sha "$repo" "$gsha" "$bsha")"

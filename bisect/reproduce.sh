@@ -11,7 +11,8 @@
 #                     [GOOD BAD]
 #   TREE defaults to the lab, with GOOD=good and BAD=bad. MIN_EFFECT_PCT
 #   (default 2): BAD must be slower than GOOD by more than this, beyond the
-#   interval (wall-clock) or eps (deterministic). The rest is as for
+#   interval (wall-clock, and deterministic with salted boots, the
+#   default) or eps (deterministic with PB_SALT=0). The rest is as for
 #   validate.sh, which does the measuring (validate.sh -P).
 # Exit: 0 reproduced, 15 not reproduced, others as validate.sh.
 set -u

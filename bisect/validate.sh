@@ -18,7 +18,8 @@
 #   and each fix is compared with BASE round by round (the ratio of the
 #   boots' medians; pbstat paired: a t interval over the rounds), which
 #   cancels the drift of this kind of machine. After MIN_ROUNDS (default
-#   4) rounds continue while a fix is undecided, up to MAX_ROUNDS (8).
+#   4) rounds continue while a fix is undecided, up to MAX_ROUNDS (8); a
+#   MAX_ROUNDS given alone below the default MIN_ROUNDS is both.
 #   A fix is "not back" when the interval of its difference to BASE lies
 #   entirely below -TOLERANCE_PCT (default 2), "back to baseline" when the
 #   interval lies above it, and "undecided: within the noise" (exit 19)
@@ -39,8 +40,8 @@
 #   "undecided" (exit 19).
 #   -P reproduce: no patches; measure BASE (GOOD) and ON (BAD) alike and
 #   answer "reproduced" (exit 0) when ON is slower than BASE by more than
-#   TOLERANCE (the minimum effect; beyond the interval in wall-clock mode,
-#   beyond eps in deterministic mode), else "not reproduced" (exit 15).
+#   TOLERANCE (the minimum effect; beyond the interval, or beyond eps in
+#   deterministic mode with PB_SALT=0), else "not reproduced" (exit 15).
 #   -s adds the "fixes" list to an existing summary.json; -R skips the
 #   torture (only for kernels without the lab's torture test); -c names
 #   the culprit in the table's label for ON.
@@ -113,16 +114,22 @@ fi
 # wall (pbstat paired over the rounds). Salted deterministic boots
 # (PB_SALT=1: round r boots every kernel with salt r) differ by their
 # inputs, so the boot is the unit there too: the paired rule.
-rule=$mode salted=false
+# dmin, dmax: the rule's default rounds.
+rule=$mode salted=false dmin=4 dmax=8
 if [ "$mode" = det ]; then
 	mopts+=(-d det)
 	if pb_salted; then
-		rule=wall salted=true
-		: "${rmin:=3}" "${rmax:=8}"
+		rule=wall salted=true dmin=3 dmax=8
+	else
+		dmin=2 dmax=3
 	fi
-	: "${rmin:=2}" "${rmax:=3}"
 fi
-: "${rmin:=4}" "${rmax:=8}" "${cpus:=$([ "$mode" = det ] && pb_det_cpus || echo 2)}"
+: "${rmax:=$dmax}" "${cpus:=$([ "$mode" = det ] && pb_det_cpus || echo 2)}"
+# -M alone, below the default minimum (but 2 or more), is the minimum too.
+if [ -z "${rmin:-}" ]; then
+	rmin=$dmin
+	pb_is_uint "$rmax" && [ "$rmax" -ge 2 ] && [ "$rmax" -lt "$dmin" ] && rmin=$rmax
+fi
 pb_is_uint "$rmin" && [ "$rmin" -ge 2 ] || pb_die "$PB_USAGE" "-r '$rmin': at least 2 rounds are needed"
 pb_is_uint "$rmax" && [ "$rmax" -ge "$rmin" ] || pb_die "$PB_USAGE" "-M '$rmax': give at least as many rounds as -r ($rmin)"
 # Error spending: a verdict may come after any round from rmin to rmax, so

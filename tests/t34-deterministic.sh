@@ -65,6 +65,11 @@ before=$(wc -l <"$STUB_LOG")
 run_rc "$b/bisect.sh" -t "$T_TMP/small" -g start -b tip -d det -E 1
 is "$rc" 0 "det: a second run answers again"
 is "$(wc -l <"$STUB_LOG")" "$before" "det: a second run boots nothing (cache and saved state)"
+# Without PB_SALT (salted, the default), a bisect begun unsalted goes on
+# unsalted: the same answer, nothing booted, and said.
+run_rc env -u PB_SALT PB_QUIET=0 "$b/bisect.sh" -t "$T_TMP/small" -g start -b tip -d det -E 1
+is "$rc:$(wc -l <"$STUB_LOG")" "0:$before" "det: begun unsalted, run again without PB_SALT: answers, boots nothing"
+like "$(cat "$T_TMP/err")" 'begun with unsalted boots .*going on with them' "det: begun unsalted: says it goes on unsalted"
 # A changed decision setting (-e) is a new bisect, said so; the old one
 # keeps its state.
 old_state=$(readlink -f "$PERFBISECT_HOME/runs/latest/state")
@@ -277,6 +282,11 @@ is "$(cut -d' ' -f2 "$T_TMP/vsalts" | sort -n | uniq -c | awk '{ print $1 }' | s
 	"validate det, salted: in each round all 3 kernels boot with that round's salt"
 is "$(cut -d' ' -f2 "$T_TMP/vsalts" | sort -un | tail -1):$vr" "$vr:$vr" "validate det, salted: salts 1 to the number of rounds ($vr)"
 is "$(jq .salted "$PERFBISECT_HOME/runs/latest/summary.json")" true "validate det, salted: summary.json says so"
+# -M alone below the default 3 rounds: that many rounds, not a usage error.
+run_rc env -u PB_SALT PB_RESULTS="$T_TMP/vres-salted" STUB_SALT_EFFECT=0.002 "$b/validate.sh" -t "$vt" -B good -O bad -R -x 1 -d det \
+	-M 2 "$T_TMP/back.patch"
+is "$rc:$(jq .rounds "$PERFBISECT_HOME/runs/latest/summary.json"):$(jq .salted "$PERFBISECT_HOME/runs/latest/summary.json")" \
+	"$(grep -q 'back to baseline' "$T_TMP/out" && echo 0 || echo 19):2:true" "validate det -M 2 (salted, PB_SALT unset): 2 rounds"
 PB_SALT=1 STUB_SALT_EFFECT=0.002 run_rc "$b/reproduce.sh" -t "$vt" -d det -x 1 good bad
 like "$rc:$(grep '^reproduced' "$T_TMP/out")" '^0:reproduced: BAD is -[45](\.[0-9]+)?% against GOOD \(.*salted deterministic boots\)' \
 	"reproduce det, salted: reproduced, by the paired interval"

@@ -111,12 +111,14 @@ like "$(cat "$T_TMP/err")" 'wall-clock mode: the steps go one at a time' "wall -
 is "$(find "$PERFBISECT_HOME/runs/latest/state/" -name 'round-*.joblog' | wc -l)" 0 "wall -P 2: no parallel rounds"
 is "$(jq -r .culprit "$PERFBISECT_HOME/runs/latest/summary.json")" "$culprit" "wall -P 2: the right culprit"
 
-# 6. Salted boots (PB_SALT=1): the ends check's GOOD and BAD boot side by
-# side in each paired round, and so do the confirmation's parent and
-# culprit (no drift to share).
+# 6. Salted boots (the default, PB_SALT unset): the ends check's GOOD and
+# BAD boot side by side in each paired round, and so do the
+# confirmation's parent and culprit (no drift to share).
 export PERFBISECT_HOME=$T_TMP/home6
-PB_SALT=1 STUB_SALT_EFFECT=0.002 STUB_TRACE=$T_TMP/trace6 STUB_SLEEP=1 \
+unset PB_SALT
+STUB_SALT_EFFECT=0.002 STUB_TRACE=$T_TMP/trace6 STUB_SLEEP=1 \
 	run_rc "$b/bisect.sh" -t "$T_TMP/toy" -g start -b tip -d det -P 2
+export PB_SALT=0
 s=$PERFBISECT_HOME/runs/latest/summary.json
 is "$rc:$(jq -r .culprit "$s")" "0:$culprit" "salted -P 2: the right culprit (exit 0)"
 is "$(jq .confirmed "$s")" true "salted -P 2: confirmed in paired rounds"
