@@ -11,15 +11,17 @@
 #   -d (or PB_MODE) picks how time is measured. det: deterministic, the
 #   guest clock counts instructions (QEMU -icount; 2 vCPUs from QEMU 8.1
 #   on, else 1): a boot's figure depends on the kernel and its boot
-#   inputs, not on what the host does, and the results cache holds across time; -E
-#   may go down to 1. The Nth boot of a kernel has pb_salt=N on its
-#   command line (boot inputs move the figure a little), and the boot is
-#   the unit: the ends in paired rounds of their boots with salt i, each
-#   step in rounds of one candidate boot against the ends' cached boot i
-#   (pbstat sprt), the culprit against its parent with salts no step used
-#   (doc/deterministic.md). PB_SALT=0 boots a kernel with the same inputs
-#   every time: GOOD and BAD 2 boots each (their spread sets eps), a step
-#   1 boot (pbstat detplace). wall: real time under
+#   inputs, not on what the host does, and the results cache holds
+#   across time; -E may go down to 1. The Nth boot of a kernel has
+#   pb_salt=N on its command line (boot inputs move the figure a little),
+#   and the boot is the unit: the ends in paired rounds of their boots
+#   with salt i, each step in rounds of one candidate boot against the
+#   ends' cached boot i (pbstat sprt), the culprit against its parent
+#   with salts no step used (doc/deterministic.md); with a THRESHOLD a
+#   step tests its salted boots against it (pbstat level, below).
+#   PB_SALT=0 boots a kernel with the same inputs every time: GOOD and
+#   BAD 2 boots each (their spread sets eps), a step 1 boot (pbstat
+#   detplace). wall: real time under
 #   TCG or KVM (below). auto (default): det when its ends check shows the
 #   regression, wall otherwise; both say why.
 #   WORKERS (-P, --workers; default 1, at most 8): steps judged at once in

@@ -158,6 +158,14 @@ PB_RESULTS=$T_TMP/salted run_rc "$b/bisect.sh" -t "$T_TMP/small" -g start -b tip
 like "$rc:$(cat "$T_TMP/err")" '^15:.*no regression between GOOD and BAD in deterministic mode: BAD is -[0-9.]+% \(salted boots, [0-9]+ paired rounds, 98% CI' \
 	"salted: -E 5 on a 2% regression: no regression (exit 15), the interval said"
 is "$(wc -l <"$STUB_LOG")" "$n" "salted: the ends check reuses the cached boots"
+# A fixed threshold (-x) with salted boots: each step tests its boots'
+# level against it (pbstat level), boot r being the one with salt r.
+PB_RESULTS=$T_TMP/salted run_rc "$b/bisect.sh" -t "$T_TMP/small" -g start -b tip -d det -E 1 -x 990
+is "$rc:$(jq -r .culprit "$PERFBISECT_HOME/runs/latest/summary.json")" "0:$culprit" "salted -x 990: the exact culprit"
+is "$(jq -s '[.[] | select(.role == "good" or .role == "bad") | .decision.rule] | (length > 0) and all(. == "level" or . == "same-kernel")' \
+	"$PERFBISECT_HOME/runs/latest/results.jsonl")" true "salted -x: every step is decided by pbstat level over its boots"
+like "$(grep -cE '^step [0-9]+: [0-9a-f]{12}: boots [0-9.]+ [0-9.]+( [0-9.]+)*: ' "$PERFBISECT_HOME/runs/latest/state/measure.log")" '^[1-9]' \
+	"salted -x: a step takes more than one boot"
 m1=$(PB_RESULTS=$T_TMP/salt-a "$b/stages/samples.sh" -B 2 -m "$T_TMP/small" start -- -d det | tr '\n' ' ')
 PB_RESULTS=$T_TMP/salt-b "$b/stages/samples.sh" -B 1 -m "$T_TMP/small" start -- -d det >/dev/null
 m2=$(PB_RESULTS=$T_TMP/salt-b "$b/stages/samples.sh" -B 2 -m "$T_TMP/small" start -- -d det | tr '\n' ' ')

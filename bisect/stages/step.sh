@@ -385,12 +385,14 @@ det_salted_step() {
 # from the third boot on pbstat level tests the boots' log medians
 # against the threshold (a one-sample t-test, 1% error each way over all
 # the looks); at most PB_ROUNDS_MAX boots, then a skip. The threshold is
-# the user's number, not a measurement, so no ends are booted.
+# the user's number, not a measurement, so no ends are booted. Salted
+# deterministic boots are the same draws: boot r is the one with salt r.
 # threshold_boots MEASURE_OPTION...: judge the candidate so; exits.
 threshold_boots() {
-	local r one=() rc=() line pcode verdict=more meta
+	local r one=() rc=() line pcode verdict=more meta ropt=()
 	for ((r = 1; r <= rounds_max; r++)); do
-		cand_boot_or_skip one "$@"
+		[ "$salted" = true ] && ropt=(-r "$r")
+		cand_boot_or_skip one "${ropt[@]}" "$@"
 		[ ${#one[@]} -gt 0 ] || abort "step $step: no samples from boot $r of ${commit:0:12}"
 		rc+=("$(median "${one[@]}")")
 		pb_info "step $step, ${commit:0:12}, boot $r of at most $rounds_max: ${rc[*]: -1} against the threshold $threshold $(pb_score_unit "$@")"
@@ -535,7 +537,10 @@ shift
 [ "${1:-}" = -- ] && shift
 same_kernel_step
 if [ "$(jq -r '.mode // "wall"' "$state/ends.json")" = det ]; then
-	[ "$salted" = true ] && [ "$fixed_threshold" != true ] && det_salted_step "$@"
+	if [ "$salted" = true ]; then
+		[ "$fixed_threshold" = true ] && threshold_boots "$@"
+		det_salted_step "$@"
+	fi
 	det_step "$@"
 fi
 [ "$(jq -r '.rounds // false' "$state/ends.json")" = true ] && rounds "$@"
