@@ -14,10 +14,13 @@
 #   with -x in wall-clock mode), default all three; or salted: sprt over
 #   salted deterministic boots (bisect.sh -d det with PB_SALT=1; pbsim
 #   --salted 1), where sigma is a salt's effect: sizes 1-20%, sigma
-#   0.002-0.012, minimum effect 1%.
+#   0.002-0.012, minimum effect 1%; or salted-level: a threshold given
+#   with -x over salted deterministic boots (pbsim --rule level --salted
+#   1), the same cells.
 # Last line: "wrong culprits: N of M (P%), worst cell Q%; steps decided
 # within 5 rounds: A% at 20%/sigma 0.10; steps decided: B% at 10%/sigma
-# 0.05", of the first rule (issue 18's targets: A 95, B 90); for salted:
+# 0.05", of the first rule (issue 18's targets: A 95, B 90); for salted
+# and salted-level:
 # "...; bisects decided: A% at 3%/sigma 0.008; steps decided: B% at
 # 2%/sigma 0.006".
 set -u
@@ -43,8 +46,8 @@ pb_check_range "seed (-s)" "$seed" 1 2147483647
 [ ${#rules[@]} -gt 0 ] || rules=(sprt place level)
 for r in "${rules[@]}"; do
 	case $r in
-	sprt | place | level | salted) ;;
-	*) pb_die "$PB_USAGE" "-R: the rule is sprt, place, level or salted, not '$r'" ;;
+	sprt | place | level | salted | salted-level) ;;
+	*) pb_die "$PB_USAGE" "-R: the rule is sprt, place, level, salted or salted-level, not '$r'" ;;
 	esac
 done
 out=${1:-}
@@ -58,9 +61,9 @@ trap 'rm -rf "$tmp"' EXIT
 first=''
 for r in "${rules[@]}"; do
 	pb_info "rule $r: $bisects bisects in each of 36 cells"
-	if [ "$r" = salted ]; then
-		set -- --rule sprt --salted 1 --min-effect 1 --sizes 1,2,3,5,10,20 \
-			--sigmas 0.002,0.004,0.006,0.008,0.01,0.012
+	if [ "${r%-level}" = salted ]; then
+		set -- --rule "$([ "$r" = salted ] && echo sprt || echo level)" --salted 1 --min-effect 1 \
+			--sizes 1,2,3,5,10,20 --sigmas 0.002,0.004,0.006,0.008,0.01,0.012
 	else
 		set -- --rule "$r" --sizes 2,5,10,20,40,60 --sigmas 0,0.05,0.1,0.15,0.2,0.25
 	fi
@@ -75,7 +78,7 @@ cell() {
 	awk -v s="$1" -v g="$2" -v c="$3" '$1 == s && $2 == g { print $c }' "$tmp/$first"
 }
 worst=$(awk '$1 ~ /^[0-9.]+$/ && NF == 13 && $4 > w { w = $4 } END { print w + 0 }' "$tmp/$first")
-if [ "$first" = salted ]; then
+if [ "${first%-level}" = salted ]; then
 	last="$(tail -1 "$tmp/$first"), worst cell $worst%; bisects decided: $(cell 3 0.008 3)% at 3%/sigma 0.008; steps decided: $(cell 2 0.006 8)% at 2%/sigma 0.006"
 else
 	last="$(tail -1 "$tmp/$first"), worst cell $worst%; steps decided within 5 rounds: $(cell 20 0.1 9)% at 20%/sigma 0.10; steps decided: $(cell 10 0.05 8)% at 10%/sigma 0.05"

@@ -18,7 +18,9 @@
 #   with salt i, each step in rounds of one candidate boot against the
 #   ends' cached boot i (pbstat sprt), the culprit against its parent
 #   with salts no step used (doc/deterministic.md); with a THRESHOLD a
-#   step tests its salted boots against it (pbstat level, below).
+#   step tests its salted boots against it (pbstat level, below: at
+#   least 3 boots a step, and small regressions end undecided more often
+#   than without -x; bench/README.md).
 #   PB_SALT=0 boots a kernel with the same inputs every time: GOOD and
 #   BAD 2 boots each (their spread sets eps), a step 1 boot (pbstat
 #   detplace). wall: real time under

@@ -9,7 +9,8 @@
 # fixed-sample rule before it, in fewer rounds. Salted deterministic boots
 # (pbsim --salted 1): at most 1% wrong culprits and 1.5% wrong steps a
 # cell, at least 95% of the bisects decided at 3%/sigma 0.006 and
-# 5%/sigma 0.01.
+# 5%/sigma 0.01; with a threshold (--rule level --salted 1): at most 1%
+# wrong, at least 95% decided at 5%/sigma 0.008.
 set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -115,6 +116,22 @@ for c in "3 0.006" "5 0.01"; do
 		pass "salted, $s% regression, sigma $g: the cached ends save boots" ||
 		fail "salted, $s% regression, sigma $g: the cached ends save boots ($(col "$T_TMP/salted" "$s" "$g" 13) vs $(col "$T_TMP/unsalted" "$s" "$g" 13))"
 done
+# A threshold (-x) over salted deterministic boots (step.sh
+# threshold_boots): the ends are checked as without it, a step boots the
+# candidate alone, salt r in round r, and decides from its third boot.
+"$S" --rule level --salted 1 --min-effect 1 --bisects 500 --max-rounds 10 --sizes 1,3,5,20 --sigmas 0.002,0.008,0.012 \
+	>"$T_TMP/slevel" 2>"$T_TMP/err"
+is "$?:$(cat "$T_TMP/err")" "0:" "pbsim --rule level --salted 1 runs"
+like "$(head -1 "$T_TMP/slevel")" "1 candidate boot a round, within 0, drift 0, .*the ends checked" "salted level: no drift, no within-boot noise, the ends checked"
+cells_bounded "salted level" "$T_TMP/slevel" 3,5,20 0.002,0.008,0.012 1
+awk -v n="$(col "$T_TMP/slevel" 1 0.012 5)" 'BEGIN { exit !(n > 10) }' &&
+	pass "salted level, 1% regression, sigma 0.012: the ends check refuses some bisects ($(col "$T_TMP/slevel" 1 0.012 5)%)" ||
+	fail "salted level, 1% regression, sigma 0.012: the ends check refuses some bisects ($(col "$T_TMP/slevel" 1 0.012 5)%)"
+is "$(col "$T_TMP/slevel" 20 0.002 3):$(col "$T_TMP/slevel" 20 0.002 11)" "100.0:3.00" \
+	"salted level, 20%, sigma 0.002: every bisect decided, 3 boots a step (the fewest the test takes)"
+awk -v d="$(col "$T_TMP/slevel" 5 0.008 3)" 'BEGIN { exit !(d >= 95) }' &&
+	pass "salted level, 5% regression, sigma 0.008: at least 95% of the bisects decided" ||
+	fail "salted level, 5% regression, sigma 0.008: at least 95% of the bisects decided ($(col "$T_TMP/slevel" 5 0.008 3)%)"
 # The same seed gives the same table.
 "$S" --rule sprt --bisects 50 --sizes 20 --sigmas 0.1 --seed 7 >"$T_TMP/a"
 "$S" --rule sprt --bisects 50 --sizes 20 --sigmas 0.1 --seed 7 >"$T_TMP/b"
@@ -123,7 +140,7 @@ is "$(cmp -s "$T_TMP/a" "$T_TMP/b" && echo same)" same "pbsim is deterministic f
 # Bad input: exit 2, one line.
 for args in "--rule magic" "--sizes 0" "--sizes 100" "--sigmas -1" "--sizes 1,,2" "--bisects 0" \
 	"--sizes 5,x" "--within 0.1,0.2" "--drift x" "--max-rounds 2" "--commits 1" "--seed x" "--frobnicate 1" "--rule" "--cand-boots 5" \
-	"--spread-from pool" "--pool-min 101" "--salted 2" "--salted 1 --rule place" "--salted 1 --rule level"; do
+	"--spread-from pool" "--pool-min 101" "--salted 2" "--salted 1 --rule place"; do
 	# shellcheck disable=SC2086
 	run_rc "$S" $args
 	if [ "$rc" = 2 ] && [ "$(wc -l <"$T_TMP/err")" = 1 ] && [ ! -s "$T_TMP/out" ]; then

@@ -25,7 +25,9 @@
  * GOOD's and BAD's boot i, booting a new pair only past the last one;
  * every cached pair is the pool. A round boots the candidate once
  * (salt i). The culprit's confirmation boots parent and culprit with
- * salts not used before: fresh draws.
+ * salts not used before: fresh draws. With --rule level (bisect.sh -d det
+ * -x, step.sh threshold_boots) the ends are checked as above, and a step
+ * boots only the candidate, salt r in round r, against the threshold.
  *
  * A simulated bisect does what bisect.sh and step.sh do in rounds:
  *	1. the ends in paired rounds (3 to R): dec_paired and dec_separated
@@ -39,7 +41,8 @@
  *	   round 3 (the rule before it); no answer after R rounds: skip;
  *	   --pool-min P: before the first step, end pairs until the pool has
  *	   P (a top-up that step.sh does not do; bench/README.md says why);
- *	   rule level (bisect.sh -x in wall-clock mode): no ends check, the
+ *	   rule level (bisect.sh -x in wall-clock mode): no ends check (but
+ *	   with --salted 1), the
  *	   candidate booted once a round (its own drift: nothing cancels it)
  *	   and dec_level against a threshold halfway between the levels on a
  *	   log scale;
@@ -242,7 +245,8 @@ static enum ending bisect(struct sim *s)
 	int n = s->o->commits, lo = 0, hi = n, mid, best, i, v;
 
 	s->m = s->mc = 0;
-	if (s->o->rule != RULE_LEVEL &&
+	/* Deterministic mode checks the ends even against a threshold. */
+	if ((s->o->rule != RULE_LEVEL || s->o->salted) &&
 	    !paired_rounds(s, 0, n, s->o->min_effect, 1, s->o->ends_rounds))
 		return END_NOREG;
 	while (s->o->rule == RULE_SPRT && s->m < s->o->pool_min) {
@@ -383,8 +387,8 @@ static void parse(int argc, char **argv, struct opts *o)
 	for (i = 0; i < o->nsizes; i++)
 		if (o->sizes[i] <= 0 || o->sizes[i] >= 100)
 			die("a regression size is a percentage above 0 and below 100");
-	if (o->salted && o->rule != RULE_SPRT)
-		die("--salted 1 models the steps of deterministic mode: --rule sprt");
+	if (o->salted && o->rule == RULE_PLACE)
+		die("--salted 1 models the steps of deterministic mode: --rule sprt or level");
 	if (o->salted) {
 		/* A salted deterministic boot: exact for its inputs. */
 		o->drift = 0;
@@ -415,7 +419,9 @@ int main(int argc, char **argv)
 	printf("rule %s, %d commits, %d bisects a cell, at most %d rounds a step, %d candidate boot%s a round, within %g, drift %g, minimum effect %g%%",
 	       rule_names[o.rule], o.commits, o.bisects, o.max_rounds, k,
 	       k > 1 ? "s" : "", o.within, o.drift, o.min_effect);
-	if (o.salted)
+	if (o.salted && o.rule == RULE_LEVEL)
+		printf(", salted deterministic boots: the ends checked, the candidate's boot r in round r");
+	else if (o.salted)
 		printf(", salted deterministic boots: the ends' boot i in every step's round i");
 	else if (o.rule == RULE_SPRT)
 		printf(", spread from %s, at least %d end pairs before the steps",
