@@ -203,27 +203,34 @@ nk=${#names[@]}
 printf 'round\tkernel\tcommit\tjpm\tidle\tjti\treal\tcpu\tjpst\ttasks\n' >"$run/samples.tsv"
 printf 'round\tkernel\tcommit\tmedian_jpm\n' >"$run/rounds.tsv"
 # decide I: compare kernel I with the baseline over the rounds so far
-# (pbstat paired) into stat, lo and hi; return 0 when decided (the
-# interval lies below or above -tol), 1 when it straddles -tol.
+# into stat, lo, hi and tolv, pbstat's answer against the tolerance:
+# beyond (slower by more than tol), within, or unsure (pbstat paired
+# --tolerance; in deterministic mode without salts, detcmp's slower and
+# within). Returns 0 when decided, 1 when unsure.
 decide() {
 	local i=$1 a=() b=() r
 	for ((r = 1; r <= round; r++)); do
 		[ -n "${med[$r, 0]:-}" ] && [ -n "${med[$r, $i]:-}" ] || continue
 		a+=("${med[$r, 0]}") b+=("${med[$r, $i]}")
 	done
-	stat=
+	stat='' tolv=unsure
 	[ ${#a[@]} -ge 2 ] || return 1
 	if [ "$rule" = det ]; then
 		stat=$("$pbstat" detcmp --min-effect "$tol" -a "${a[@]}" -b "${b[@]}")
 		[ $? -le 1 ] || pb_die "$PB_INTERNAL" "pbstat detcmp failed: $stat"
-		[ "$(sed -n 's/.*slower=\([01]\).*/\1/p' <<<"$stat")" = 1 ] && return 0
-		[ "$(sed -n 's/.*within=\([01]\).*/\1/p' <<<"$stat")" = 1 ]
-		return
+		if [ "$(sed -n 's/.* slower=\([01]\).*/\1/p' <<<"$stat")" = 1 ]; then
+			tolv=beyond
+		elif [ "$(sed -n 's/.* within=\([01]\).*/\1/p' <<<"$stat")" = 1 ]; then
+			tolv=within
+		fi
+	else
+		stat=$("$pbstat" paired --alpha "$look_alpha" --tolerance "$tol" -a "${a[@]}" -b "${b[@]}") ||
+			pb_die "$PB_INTERNAL" "pbstat paired failed"
+		lo=$(sed -n 's/.*ci_low_pct=\([-0-9.]*\).*/\1/p' <<<"$stat")
+		hi=$(sed -n 's/.*ci_high_pct=\([-0-9.]*\).*/\1/p' <<<"$stat")
+		tolv=$(sed -n 's/.* tol=\([a-z]*\).*/\1/p' <<<"$stat")
 	fi
-	stat=$("$pbstat" paired --alpha "$look_alpha" -a "${a[@]}" -b "${b[@]}") || pb_die "$PB_INTERNAL" "pbstat paired failed"
-	lo=$(sed -n 's/.*ci_low_pct=\([-0-9.]*\).*/\1/p' <<<"$stat")
-	hi=$(sed -n 's/.*ci_high_pct=\([-0-9.]*\).*/\1/p' <<<"$stat")
-	awk -v h="$hi" -v l="$lo" -v t="$tol" 'BEGIN { exit !(h < -t || l >= -t) }'
+	[ "$tolv" != unsure ]
 }
 # det_boot I: the deterministic boot ROUND of kernel I (salt ROUND with
 # PB_SALT=1) is the same figure on any day: from the results cache, as a
@@ -305,7 +312,7 @@ for i in "${!names[@]}"; do
 		ratio=$(awk -v d="$delta" 'BEGIN { printf "%.6g", 1 + d / 100 }')
 		jpm=$(pb_median "${s[@]}")
 		ci="deterministic, $n boots, eps ${eps}%: a tolerance above ${eps}% is resolvable"
-		if [ "$(sed -n 's/.*slower=\([01]\).*/\1/p' <<<"$stat")" = 1 ]; then
+		if [ "$tolv" = beyond ]; then
 			verdict="not back: ${delta}% ($ci; slower than -${tol}%)"
 			[ "$i" -ge 2 ] && allback=1
 		elif [ "$decided" -eq 0 ]; then
@@ -322,20 +329,20 @@ for i in "${!names[@]}"; do
 		n=$(sed -n 's/^n=\([0-9]*\).*/\1/p' <<<"$stat")
 		jpm=$(pb_median "${s[@]}")
 		ci="${ci_level}% CI ${lo}%..${hi}% over $n rounds$([ "$salted" = true ] && echo " of salted deterministic boots")"
-		if awk -v h="$hi" -v t="$tol" 'BEGIN { exit !(h < -t) }'; then
+		if [ "$tolv" = beyond ]; then
 			verdict="not back: ${delta}% ($ci, below -${tol}%)"
 			[ "$i" -ge 2 ] && allback=1
 		elif [ "$decided" -eq 0 ]; then
 			verdict="back to baseline (${delta}%, $ci)"
 		else
 			# Within the noise is no answer: say what the noise resolves.
-			verdict="undecided: within the noise (${delta}%, $ci: not shown slower than -${tol}%, nor faster; the noise resolves a tolerance of $(awk -v l="$lo" -v h="$hi" 'BEGIN { printf "%.1f", (h - l) / 2 }')% here)"
+			verdict="undecided: within the noise (${delta}%, $ci: not shown slower than -${tol}%, nor faster; the noise resolves a tolerance of $(sed -n 's/.*resolves_pct=\([0-9.]*\).*/\1/p' <<<"$stat")% here)"
 			[ "$i" -ge 2 ] && undecided=1
 		fi
 		[ "$i" -eq 0 ] && verdict="baseline"
 		[ "$i" -eq 1 ] && verdict="unfixed: ${delta}% ($ci)"
 		# Nothing to bring back when ON is not measurably slower.
-		if [ "$i" -eq 1 ] && awk -v h="$hi" -v t="$tol" 'BEGIN { exit !(h >= -t) }'; then
+		if [ "$i" -eq 1 ] && [ "$tolv" != beyond ]; then
 			pb_warn "ON ${sha:0:12} is not measurably slower than BASE ${bsha:0:12} (${delta}%, $ci): the verdicts below say little"
 		fi
 	fi
@@ -421,13 +428,12 @@ fi
 answer=''
 if [ "$reproduce" = 1 ]; then
 	decide 1
-	dec=$?
 	delta=$(sed -n 's/.*delta_pct=\([-0-9.]*\).*/\1/p' <<<"$stat")
 	if [ -z "$stat" ]; then
 		answer="not reproduced: BAD or GOOD gave no result"
-	elif [ "$rule" = det ] && [ "$(sed -n 's/.*slower=\([01]\).*/\1/p' <<<"$stat")" = 1 ]; then
+	elif [ "$rule" = det ] && [ "$tolv" = beyond ]; then
 		answer="reproduced: BAD is ${delta}% against GOOD (deterministic, eps $(sed -n 's/.*eps_pct=\([0-9.]*\).*/\1/p' <<<"$stat")%)"
-	elif [ "$rule" = wall ] && [ "$dec" -eq 0 ] && awk -v h="$hi" -v t="$tol" 'BEGIN { exit !(h < -t) }'; then
+	elif [ "$rule" = wall ] && [ "$tolv" = beyond ]; then
 		answer="reproduced: BAD is ${delta}% against GOOD (${ci_level}% CI ${lo}%..${hi}%, over $round rounds$([ "$salted" = true ] && echo " of salted deterministic boots"))"
 	else
 		answer="not reproduced: BAD is ${delta}% against GOOD, not shown slower than -${tol}% ($stat)"

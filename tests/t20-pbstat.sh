@@ -225,6 +225,31 @@ is "$(field not_slower paired --min-effect 0 -a 100 100 100 100 -b 101 102 103 1
 	"paired, --min-effect 0: the interval above 0 is not_slower"
 is "$(field separated paired --alpha 0.005 --min-effect 2 -a 100 100 100 100 -b 97 93 95 93.5)" 0 \
 	"paired, not separated at --alpha 0.005 (p = 0.0099)"
+# --tolerance (validate -x): beyond when the whole interval (-8.193 ..
+# -2.497%) lies below -T, within when its low end is at or above -T, else
+# unsure; resolves_pct is half the interval's width.
+tolcase() {
+	is "$(field tol paired --tolerance "$1" -a 100 100 100 100 -b 97 93 95 93.5)" "$2" \
+		"paired --tolerance $1: $2 ($3)"
+}
+tolcase 2 beyond "the interval's high end -2.497% is below -2%"
+tolcase 2.49 beyond "-2.497% is below -2.49%"
+tolcase 2.5 unsure "-2.497% is above -2.5%, -8.193% below"
+tolcase 8.19 unsure "the low end -8.193% is below -8.19%"
+tolcase 8.2 within "the low end -8.193% is above -8.2%"
+tolcase 0 beyond "slower at all"
+is "$(field tol paired --tolerance 2 -a 100 100 100 100 -b 101 102 103 104)" within \
+	"paired --tolerance 2: faster (0.46 .. 4.569%) is within"
+is "$(field tol paired --tolerance 0 -a 100 100 100 100 -b 101 102 103 104)" within \
+	"paired --tolerance 0: an interval above 0 is within"
+is "$(field resolves_pct paired --tolerance 2 -a 100 100 100 100 -b 97 93 95 93.5)" 2.848 \
+	"paired --tolerance: resolves half the interval's width, (8.193 - 2.497) / 2"
+is "$(field tol paired --tolerance 2 --alpha 0.0001 -a 100 100 100 100 -b 97 93 95 93.5)" unsure \
+	"paired --tolerance 2 at --alpha 0.0001: the wider interval straddles -2%"
+is "$(field tol paired -a 100 100 100 100 -b 97 93 95 93.5)" "" "paired without --tolerance: no tol field"
+usage "paired --tolerance 100" paired --tolerance 100 -a 100 100 -b 100 100
+usage "paired --tolerance -1" paired --tolerance -1 -a 100 100 -b 100 100
+usage "detcmp --tolerance" detcmp --tolerance 2 -a 100 -b 90
 usage "paired with unequal lists: round" paired -a 100 100 100 -b 100 100
 usage "paired with one round, 1 sample" paired -a 100 -b 100
 

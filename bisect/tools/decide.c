@@ -198,6 +198,24 @@ int dec_not_slower(const struct dec_paired *o, double min_effect_pct)
 }
 
 /*
+ * B against A with a tolerance (validate -x): DEC_BAD when the whole
+ * interval lies below -TOL_PCT (B shown slower by more than the
+ * tolerance), DEC_GOOD when its lower end is at or above -TOL_PCT (B
+ * shown within it), DEC_UNSURE when the interval straddles -TOL_PCT: the
+ * rounds so far cannot tell, and "within the noise" is no answer.
+ */
+int dec_tolerance(const struct dec_paired *o, double tol_pct)
+{
+	if (o->n < 2)
+		return DEC_UNSURE;
+	if (100 * expm1(o->hi) < -tol_pct)
+		return DEC_BAD;
+	if (100 * expm1(o->lo) >= -tol_pct)
+		return DEC_GOOD;
+	return DEC_UNSURE;
+}
+
+/*
  * A step whose remaining rounds could not reach the bound even with twice
  * the evidence they are expected to give, the span and the spread taken
  * at the pool's point estimates, stops as unsure: a range whose span is

@@ -47,6 +47,7 @@ void dec_paired(const double *a, const double *b, int n, double alpha,
 int dec_separated(const struct dec_paired *o, double alpha,
 		  double min_effect_pct);
 int dec_not_slower(const struct dec_paired *o, double min_effect_pct);
+int dec_tolerance(const struct dec_paired *o, double tol_pct);
 
 /*
  * What the bisect has measured so far, for the spread and the span: M

@@ -11,6 +11,7 @@
  *	pbstat ends -g G... -b B...
  *	pbstat effect -a A... -b B... [--alpha A]
  *	pbstat paired -a A... -b B... [--alpha A] [--min-effect PCT]
+ *		[--tolerance PCT]
  *	pbstat place -g G... -b B... -c C... [--alpha A]
  *	pbstat sprt -g G... -b B... -c C... [-G POOL_G... -B POOL_B...]
  *		[-C POOL_C...] [--cand-boots K]
@@ -82,6 +83,10 @@
  *	with the interval's confidence: more rounds would not separate them)
  *	Pairing cancels the drift that moves both kernels of a round alike,
  *	which on this kind of machine is larger than the effects sought.
+ *	With --tolerance T (validate -x): tol = beyond when ci_high_pct < -T
+ *	(B slower by more than T), within when ci_low_pct >= -T (B not
+ *	slower by T), else unsure; resolves_pct = (ci_high_pct -
+ *	ci_low_pct) / 2, the tolerance these rounds could resolve.
  *
  * place (candidate C between the ends, measured in rounds: G[i], B[i] and
  * C[i] are the medians of one boot each in round i; >= 3 rounds):
@@ -197,7 +202,7 @@
 #define USAGE "usage: pbstat summary V... | calibrate -g G... -b B... " \
 	"[--alpha A] [--min-effect PCT] | judge -g G... -b B... -c C... " \
 	"[--alpha A] [--threshold T] | ends -g G... -b B... | effect -a A... -b B... [--alpha A] | " \
-	"paired -a A... -b B... [--alpha A] [--min-effect PCT] | " \
+	"paired -a A... -b B... [--alpha A] [--min-effect PCT] [--tolerance PCT] | " \
 	"place -g G... -b B... -c C... [--alpha A] | " \
 	"sprt -g G... -b B... -c C... [-G G... -B B...] [-C C...] [--alpha A] " \
 	"[--max-rounds R] [--cand-boots K] | " \
@@ -218,6 +223,8 @@ struct args {
 	double min_effect;
 	double threshold;
 	int have_threshold;
+	double tolerance;
+	int have_tolerance;
 	double eps;
 };
 
@@ -429,6 +436,16 @@ static void parse_args(const char *cmd, const char *lists, int argc,
 				cur = NULL;
 				continue;
 			}
+		}
+		v = strcmp(cmd, "paired") ? NULL :
+			opt_value("--tolerance", argc, argv, &i);
+		if (v) {
+			a->tolerance = number_or_die("--tolerance", v);
+			if (a->tolerance < 0 || a->tolerance >= 100)
+				die("--tolerance: '%s' is not in [0, 100)", v);
+			a->have_tolerance = 1;
+			cur = NULL;
+			continue;
 		}
 		if (!strcmp(cmd, "judge") || !strcmp(cmd, "level")) {
 			v = opt_value("--threshold", argc, argv, &i);
@@ -870,11 +887,19 @@ static int cmd_paired(struct args *a)
 		die("paired: -a has %d values, -b %d: one of each per round",
 		    x->n, y->n);
 	dec_paired(x->v, y->v, x->n, a->alpha, &p);
-	printf("n=%d ratio=%s delta_pct=%s p=%s ci_low_pct=%s ci_high_pct=%s sd_pct=%s separated=%d not_slower=%d\n",
+	printf("n=%d ratio=%s delta_pct=%s p=%s ci_low_pct=%s ci_high_pct=%s sd_pct=%s separated=%d not_slower=%d",
 	       p.n, FP(exp(p.mean)), FPCT(100 * expm1(p.mean)), FP(p.p),
 	       FPCT(100 * expm1(p.lo)), FPCT(100 * expm1(p.hi)),
 	       FPCT(100 * p.sd), dec_separated(&p, a->alpha, a->min_effect),
 	       dec_not_slower(&p, a->min_effect));
+	if (a->have_tolerance) {
+		int v = dec_tolerance(&p, a->tolerance);
+
+		printf(" tol_pct=%s tol=%s resolves_pct=%s", FPCT(a->tolerance),
+		       v == DEC_BAD ? "beyond" : v == DEC_GOOD ? "within" : "unsure",
+		       FPCT(50 * (expm1(p.hi) - expm1(p.lo))));
+	}
+	putchar('\n');
 	return 0;
 }
 
