@@ -450,6 +450,15 @@ is "$(field verdict detplace -g 1000 -b 250 -c 450)" bad "detplace: 450 is below
 # where one boot of 988 would be good.
 is "$(field verdict detplace -g 1000 -b 900 -c 960)" good "detplace: one boot at 960 of 900..1000 is good"
 is "$(field verdict detplace -g 1000 -b 900 -c 930 990)" unsure "detplace: a candidate whose boots disagree by 6% is unsure"
+# --threshold (bisect.sh -x): the threshold takes the middle's place, with
+# the same eps band (0.25%) around it.
+check 0 "verdict=good median=985 pos=0.5038 eps_pct=0.25 spread_pct=0 span_pct=3.093 threshold=980" \
+	"detplace --threshold 980: the ends' middle (985) is good" detplace --threshold 980 -g 1000 1000 -b 970 970 -c 985
+is "$(field verdict detplace --threshold 990 -g 1000 -b 970 -c 985)" bad "detplace --threshold 990: 985 is bad"
+is "$(field verdict detplace --threshold 986 -g 1000 -b 970 -c 985)" unsure "detplace --threshold 986: 0.1% below it is within eps"
+is "$(field verdict detplace --threshold 988 -g 1000 -b 970 -c 985)" bad "detplace --threshold 988: 0.3% below it is beyond eps"
+is "$(field verdict detplace --threshold 982 -g 1000 -b 970 -c 985)" good "detplace --threshold 982: 0.3% above it is beyond eps"
+usage "detplace --threshold 0" detplace --threshold 0 -g 1000 -b 970 -c 985
 usage "ends closer than 4 eps 1.523" detplace --eps 0.5 -g 1000 -b 985 -c 990
 usage "eps out of range 100" detcmp --eps 100 -a 1 -b 1
 

@@ -80,6 +80,16 @@ unlike "$(cat "$PERFBISECT_HOME/runs/latest/bisect.log")" '^resuming' "a changed
 [ -s "$old_state/bisect.log" ] && [ "$old_state" != "$(readlink -f "$PERFBISECT_HOME/runs/latest/state")" ] &&
 	pass "a changed setting: the old bisect's state is kept" || fail "a changed setting: the old bisect's state is kept"
 
+# A fixed threshold (-x) unsalted: detplace places each step's boot
+# against it (991: about 1% from either level), with the same eps band.
+# (Another threshold than the salted section's -x 990 below: a bisect
+# begun unsalted would go on unsalted there.)
+run_rc "$b/bisect.sh" -t "$T_TMP/small" -g start -b tip -d det -E 1 -x 991
+is "$rc:$(jq -r .culprit "$PERFBISECT_HOME/runs/latest/summary.json")" "0:$culprit" "det -x 991: the exact culprit"
+is "$(jq -s '[.[] | select(.role == "good" or .role == "bad") | .decision] | (length > 0) and
+	all(.rule == "same-kernel" or (.rule == "detplace" and .threshold == 991))' "$PERFBISECT_HOME/runs/latest/results.jsonl")" true \
+	"det -x: every step placed by pbstat detplace against the threshold"
+
 # Deterministic and wall-clock results never share a cache entry; nor do
 # two -icount settings.
 kd=$("$b/stages/samples.sh" -d "$T_TMP/small" start -- -d det)

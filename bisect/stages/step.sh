@@ -410,9 +410,10 @@ threshold_boots() {
 # boot places it (pbstat detplace against the ends' boot medians); a
 # candidate in the middle band gets one more boot (in case its own boots
 # disagree), then is a skip: boots that agree would only repeat the
-# answer. A fixed threshold (-x) is compared with the boots' median.
+# answer. A fixed threshold (-x) takes the middle's place (detplace
+# --threshold): within eps of it is the same middle band.
 det_step() {
-	local nb one=() cm=() gdet=() bdet=() eps line pcode verdict=unsure meta
+	local nb one=() cm=() topt=() gdet=() bdet=() eps line pcode verdict=unsure meta
 	mapfile -t gdet < <(jq -r '.good_boots[]' "$state/ends.json")
 	mapfile -t bdet < <(jq -r '.bad_boots[]' "$state/ends.json")
 	eps=$(jq -r '.eps_pct // 0' "$state/ends.json")
@@ -424,16 +425,12 @@ det_step() {
 		fi
 		meta=$(cand_meta "$@")
 		cm+=("${one[@]}")
-		if [ "$fixed_threshold" = true ]; then
-			line="median=$(median "${cm[@]}") threshold=$threshold"
-			pcode=1
-			awk -v m="$(median "${cm[@]}")" -v t="$threshold" 'BEGIN { exit !(m > t) }' && pcode=0
-		else
-			line=$("$pbstat" detplace --eps "$eps" -g "${gdet[@]}" -b "${bdet[@]}" -c "${cm[@]}")
-			pcode=$?
-		fi
+		topt=()
+		[ "$fixed_threshold" = true ] && topt=(--threshold "$threshold")
+		line=$("$pbstat" detplace --eps "$eps" "${topt[@]}" -g "${gdet[@]}" -b "${bdet[@]}" -c "${cm[@]}")
+		pcode=$?
 		echo "step $step: ${commit:0:12}: deterministic, boots ${cm[*]}: $line" >>"$state/measure.log"
-		decision="$([ "$fixed_threshold" = true ] && echo threshold || echo detplace) $line"
+		decision="detplace $line"
 		verdict=$(pb_verdict "$pcode") || abort "pbstat detplace failed: $line"
 		[ "$verdict" = unsure ] || break
 	done

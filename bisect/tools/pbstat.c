@@ -17,7 +17,7 @@
  *		[-C POOL_C...] [--cand-boots K]
  *		[--alpha A] [--max-rounds R]
  *	pbstat detcmp -a A... -b B... [--min-effect PCT] [--eps PCT]
- *	pbstat detplace -g G... -b B... -c C... [--eps PCT]
+ *	pbstat detplace -g G... -b B... -c C... [--eps PCT] [--threshold T]
  *	pbstat level -c C... --threshold T [--alpha A] [--max-rounds R]
  *
  * Each command prints one line of key=value pairs on stdout.
@@ -153,6 +153,8 @@
  *	candidate's own spread widens eps beyond that, unsure. With the ends
  *	that far apart a candidate within eps of either end is never unsure,
  *	and never on the other side. Exit 0 good, 1 bad, 3 unsure.
+ *	--threshold T (bisect.sh -x): d = ln med_c - ln T instead, the same
+ *	eps band around it, pos as above.
  *
  * level (the candidate's boot medians against a threshold the user gave,
  * one boot a round; decide.c): d = ln C - ln T, a two-sided one-sample
@@ -207,7 +209,7 @@
 	"sprt -g G... -b B... -c C... [-G G... -B B...] [-C C...] [--alpha A] " \
 	"[--max-rounds R] [--cand-boots K] | " \
 	"detcmp -a A... -b B... [--min-effect PCT] [--eps PCT] | " \
-	"detplace -g G... -b B... -c C... [--eps PCT] | " \
+	"detplace -g G... -b B... -c C... [--eps PCT] [--threshold T] | " \
 	"level -c C... --threshold T [--alpha A] [--max-rounds R]"
 
 struct list {
@@ -447,7 +449,8 @@ static void parse_args(const char *cmd, const char *lists, int argc,
 			cur = NULL;
 			continue;
 		}
-		if (!strcmp(cmd, "judge") || !strcmp(cmd, "level")) {
+		if (!strcmp(cmd, "judge") || !strcmp(cmd, "level") ||
+		    !strcmp(cmd, "detplace")) {
 			v = opt_value("--threshold", argc, argv, &i);
 			if (v) {
 				a->threshold = number_or_die("--threshold", v);
@@ -1070,7 +1073,7 @@ static int cmd_detplace(struct args *a)
 	sc = level_spread(c);
 	eps = fmax(eps, DET_EPS_SCALE * sc);
 	e = log1p(eps / 100);
-	d = lc - (lg + lb) / 2;
+	d = lc - (a->have_threshold ? log(a->threshold) : (lg + lb) / 2);
 	pos = (lc - lb) / (lg - lb);
 	if (lg - lb <= DET_SPAN_EPS * e)
 		;	/* unsure */
@@ -1081,9 +1084,12 @@ static int cmd_detplace(struct args *a)
 		verdict = "bad";
 		rc = 1;
 	}
-	printf("verdict=%s median=%s pos=%s eps_pct=%s spread_pct=%s span_pct=%s\n",
+	printf("verdict=%s median=%s pos=%s eps_pct=%s spread_pct=%s span_pct=%s",
 	       verdict, F(exp(lc)), F(pos), FPCT(eps), FPCT(fmax(s, sc)),
 	       FPCT(100 * expm1(lg - lb)));
+	if (a->have_threshold)
+		printf(" threshold=%s", F(a->threshold));
+	putchar('\n');
 	return rc;
 }
 
