@@ -90,12 +90,6 @@ ci_level=$(awk -v a="$PB_ROUNDS_ALPHA" 'BEGIN { print 100 * (1 - a) }')
 significant() {
 	awk -v a="$1" -v b="$2" 'BEGIN { c = 1; for (i = 1; i <= a; i++) c = c * (b + i) / i; exit !(c > 20) }'
 }
-# smaller A B: succeed when the steps are to be judged in rounds: always,
-# unless PB_ROUNDS_BELOW is set, and then when A < PB_ROUNDS_BELOW * B.
-smaller() {
-	[ -z "$rounds_below" ] && return 0
-	awk -v g="$1" -v b="$2" -v r="$rounds_below" 'BEGIN { exit !(b > 0 && g < r * b) }'
-}
 # last_words: show the last lines of the log, where a measurement that
 # stops the bisect said why (a --metric that matches nothing, say).
 last_words() {
@@ -209,13 +203,12 @@ calibrate() {
 	echo "calibration: $cal" >>"$log"
 	gmed=$(field good_median "$cal") bmed=$(field bad_median "$cal") noise=$(field noise_pct "$cal")
 }
-# apart: every GOOD sample is above every BAD one.
-apart() {
-	awk -v g="${gs[*]}" -v b="${bs[*]}" 'BEGIN {
-		n = split(g, G, " "); m = split(b, B, " ")
-		lo = G[1]; for (i = 2; i <= n; i++) if (G[i] < lo) lo = G[i]
-		hi = B[1]; for (i = 2; i <= m; i++) if (B[i] > hi) hi = B[i]
-		exit !(hi < lo) }'
+# ends_field KEY: KEY of pbstat ends over the ends' samples so far
+# (whether the steps go in rounds, whether these samples suffice).
+ends_field() {
+	local ropt=()
+	[ -n "$rounds_below" ] && ropt=(--rounds-below "$rounds_below")
+	field "$1" "$("$pbstat" ends "${ropt[@]}" --start "$start" -g "${gs[@]}" -b "${bs[@]}")"
 }
 # pr_boot SHA ROUND: one boot of SHA for round ROUND of paired_rounds;
 # prints its median. pr_salted says which boot: empty, a wall-clock boot
@@ -584,9 +577,7 @@ calibrate_wall() {
 	calibrate $((ends < 4 ? ends : 4))
 	fewest=$((${#gs[@]} < ${#bs[@]} ? ${#gs[@]} : ${#bs[@]}))
 	if [ "$fewest" -lt "$ends" ]; then
-		if [ "$sep" -eq 0 ] && ! smaller "$gmed" "$bmed" &&
-			[ "$(field large "$("$pbstat" ends -g "${gs[@]}" -b "${bs[@]}")")" = 1 ] &&
-			apart && significant "$start" "$fewest"; then
+		if [ "$sep" -eq 0 ] && [ "$(ends_field early)" = 1 ]; then
 			pb_info "GOOD median $gmed, BAD median $bmed $unit: a large regression already; $fewest samples per end are enough"
 		else
 			calibrate "$ends"
@@ -600,7 +591,7 @@ calibrate_wall() {
 	# fake a small regression, and a bisect that no step can decide costs
 	# hours. The answer is kept for a resumed run. A threshold given by the
 	# user turns rounds off.
-	[ -z "$threshold" ] && smaller "$gmed" "$bmed" && rounds=true
+	[ -z "$threshold" ] && [ "$(ends_field rounds)" = 1 ] && rounds=true
 	msg="no regression between GOOD and BAD: medians $gmed vs $bmed $unit, noise $noise%"
 	if [ "$sep" -ne 0 ]; then
 		if [ -n "$threshold" ] || ! awk -v e="$(field effect_pct "$cal")" 'BEGIN { exit !(e > 0) }'; then

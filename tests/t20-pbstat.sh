@@ -161,13 +161,30 @@ is "$(field clear judge -g 100 102 98 101 -b 40 41 39 40 -c 49 49.5 48.5)" 0 \
 	"judge, candidate at 0.22 of the span: bad, but not clear (the side is 0.2, not 0.25)"
 
 # --- ends --------------------------------------------------------------
-check 0 "good_median=100 bad_median=50 ratio=2 large=1 reuse=0" \
+check 0 "good_median=100 bad_median=50 ratio=2 large=1 reuse=0 apart=1 rounds=1 early=0" \
 	"ends, GOOD twice BAD: large, not enough to reuse" ends -g 100 99 101 -b 50 49 51
-check 0 "good_median=100 bad_median=50.5 ratio=1.9802 large=0 reuse=0" \
+check 0 "good_median=100 bad_median=50.5 ratio=1.9802 large=0 reuse=0 apart=1 rounds=1 early=0" \
 	"ends, GOOD 1.98 times BAD: not large" ends -g 100 -b 50.5
-check 0 "good_median=100 bad_median=40 ratio=2.5 large=1 reuse=1" \
+check 0 "good_median=100 bad_median=40 ratio=2.5 large=1 reuse=1 apart=1 rounds=1 early=0" \
 	"ends, GOOD 2.5 times BAD: may reuse recent ends" ends -g 100 -b 40
+# apart: every GOOD sample above every BAD one; rounds: always, or below
+# --rounds-below times BAD; early: not rounds, large, apart, and --start
+# samples against the fewer side's can reach p < 0.05 (4 vs 3: 1/35).
+is "$(field apart ends -g 100 99 60 -b 50 49 59)" 1 "ends: apart (59 < 60)"
+is "$(field apart ends -g 100 99 60 -b 50 49 60)" 0 "ends: not apart (60 = 60)"
+is "$(field rounds ends --rounds-below 2.1 -g 100 -b 50)" 1 "ends --rounds-below 2.1: GOOD 2 times BAD goes in rounds"
+is "$(field rounds ends --rounds-below 1.9 -g 100 -b 50)" 0 "ends --rounds-below 1.9: GOOD 2 times BAD does not"
+is "$(field early ends --rounds-below 1.5 --start 4 -g 100 99 101 -b 50 49 51)" 1 \
+	"ends: early with 3 samples a side, 4 a step (p 1/35)"
+is "$(field early ends --rounds-below 1.5 --start 3 -g 100 99 101 -b 50 49 51)" 0 \
+	"ends: not early at 3 a step against 3 (p 1/20)"
+is "$(field early ends --rounds-below 2.1 --start 4 -g 100 99 101 -b 50 49 51)" 0 "ends: not early when the steps go in rounds"
+is "$(field early ends --rounds-below 1.5 --start 4 -g 100 99 101 -b 50 49 102)" 0 "ends: not early when not apart"
+is "$(field early ends --rounds-below 1.5 --start 4 -g 100 99 101 -b 51 50 52)" 0 "ends: not early below twice BAD"
+is "$(field early ends --start 4 -g 100 99 101 -b 50 49 51)" 0 "ends: not early without --rounds-below (always rounds)"
 usage "ends without BAD: -b" ends -g 100
+usage "ends --start 0" ends --start 0 -g 100 -b 50
+usage "ends --rounds-below 0" ends --rounds-below 0 -g 100 -b 50
 
 # --- effect ------------------------------------------------------------
 # ratios b/a: 90 95 100 105 110 %, each 5 times; 5 vs 5 at 95%: k = 3

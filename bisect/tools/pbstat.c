@@ -8,7 +8,7 @@
  *	pbstat summary V...
  *	pbstat calibrate -g G... -b B... [--alpha A] [--min-effect PCT]
  *	pbstat judge -g G... -b B... -c C... [--alpha A] [--threshold T]
- *	pbstat ends -g G... -b B...
+ *	pbstat ends -g G... -b B... [--rounds-below R] [--start N]
  *	pbstat effect -a A... -b B... [--alpha A]
  *	pbstat paired -a A... -b B... [--alpha A] [--min-effect PCT]
  *		[--tolerance PCT]
@@ -61,7 +61,12 @@
  * ends (GOOD and BAD, >= 1 sample each): their medians, ratio = med_g /
  *	med_b, large = ratio >= LARGE_RATIO (2: the calibration may stop
  *	early), reuse = ratio >= REUSE_RATIO (2.5: a step may reuse recent
- *	ends). Exit 0.
+ *	ends), apart = every GOOD sample above every BAD one, rounds = the
+ *	steps go in rounds: always, or with --rounds-below R (PB_ROUNDS_BELOW)
+ *	when ratio < R; early = the calibration may stop at these samples:
+ *	not rounds, large, apart, and --start N samples of a candidate
+ *	against the fewer side's can reach a rank p below 0.05 (0 without
+ *	--start). Exit 0.
  *
  * effect (B relative to A, each >= 2 samples, all positive):
  *	ratio = med_b / med_a, delta_pct = 100 * (ratio - 1)
@@ -203,7 +208,7 @@
 
 #define USAGE "usage: pbstat summary V... | calibrate -g G... -b B... " \
 	"[--alpha A] [--min-effect PCT] | judge -g G... -b B... -c C... " \
-	"[--alpha A] [--threshold T] | ends -g G... -b B... | effect -a A... -b B... [--alpha A] | " \
+	"[--alpha A] [--threshold T] | ends -g G... -b B... [--rounds-below R] [--start N] | effect -a A... -b B... [--alpha A] | " \
 	"paired -a A... -b B... [--alpha A] [--min-effect PCT] [--tolerance PCT] | " \
 	"place -g G... -b B... -c C... [--alpha A] | " \
 	"sprt -g G... -b B... -c C... [-G G... -B B...] [-C C...] [--alpha A] " \
@@ -227,6 +232,8 @@ struct args {
 	int have_threshold;
 	double tolerance;
 	int have_tolerance;
+	double rounds_below;
+	int start;
 	double eps;
 };
 
@@ -438,6 +445,26 @@ static void parse_args(const char *cmd, const char *lists, int argc,
 				cur = NULL;
 				continue;
 			}
+		}
+		v = strcmp(cmd, "ends") ? NULL :
+			opt_value("--rounds-below", argc, argv, &i);
+		if (v) {
+			a->rounds_below = number_or_die("--rounds-below", v);
+			if (a->rounds_below <= 0)
+				die("--rounds-below: '%s' is not positive", v);
+			cur = NULL;
+			continue;
+		}
+		v = strcmp(cmd, "ends") ? NULL :
+			opt_value("--start", argc, argv, &i);
+		if (v) {
+			a->start = (int)number_or_die("--start", v);
+			if (a->start < 1 || a->start > MAX_SAMPLES ||
+			    a->start != number_or_die("--start", v))
+				die("--start: '%s' is not a whole number from 1 to %d",
+				    v, MAX_SAMPLES);
+			cur = NULL;
+			continue;
 		}
 		v = strcmp(cmd, "paired") ? NULL :
 			opt_value("--tolerance", argc, argv, &i);
@@ -808,14 +835,20 @@ static int cmd_judge(struct args *a)
 static int cmd_ends(struct args *a)
 {
 	double mg, mb;
+	int large, apart, rounds, fewest, enough;
 
 	need(&a->g, 1);
 	need(&a->b, 1);
 	mg = median(a->g.v, a->g.n);
 	mb = median(a->b.v, a->b.n);
-	printf("good_median=%s bad_median=%s ratio=%s large=%d reuse=%d\n",
-	       F(mg), F(mb), F(mg / mb), mg >= LARGE_RATIO * mb,
-	       mg >= REUSE_RATIO * mb);
+	large = mg >= LARGE_RATIO * mb;
+	apart = vmax(a->b.v, a->b.n) < vmin(a->g.v, a->g.n);
+	rounds = !a->rounds_below || mg < a->rounds_below * mb;
+	fewest = a->g.n < a->b.n ? a->g.n : a->b.n;
+	enough = a->start && min_p(a->start, fewest) < DEF_ALPHA;
+	printf("good_median=%s bad_median=%s ratio=%s large=%d reuse=%d apart=%d rounds=%d early=%d\n",
+	       F(mg), F(mb), F(mg / mb), large, mg >= REUSE_RATIO * mb,
+	       apart, rounds, !rounds && large && apart && enough);
 	return 0;
 }
 
