@@ -4,6 +4,8 @@
 # recorded culprit, skips the commit that does not build, and writes
 # summary.json, results.jsonl and the plot. Builds and boots kernels.
 # Needs: a kernel build and boot (tests/run skips it with PB_SKIP_KERNEL=1)
+# Beside: its boots are deterministic where QEMU runs -icount at 2 vCPUs
+# (one host thread a guest): tests/run runs the tests that boot nothing beside it.
 set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"

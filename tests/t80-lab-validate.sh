@@ -15,6 +15,8 @@
 # not shown more than 25% below good, while the unfixed kernel is 62-76%
 # below. A fix that does nothing still fails either way.
 # Needs: a kernel build and boot (tests/run skips it with PB_SKIP_KERNEL=1)
+# Beside: its boots are deterministic where QEMU runs -icount at 2 vCPUs
+# (one host thread a guest): tests/run runs the tests that boot nothing beside it.
 set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
