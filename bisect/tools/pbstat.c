@@ -298,6 +298,17 @@ static double number_or_die(const char *what, const char *s)
 	return x;
 }
 
+/* A whole number from MIN to MAX, the value of option WHAT, or exit 2. */
+static int whole_or_die(const char *what, const char *s, int min, int max)
+{
+	double x = number_or_die(what, s);
+
+	if (x < min || x > max || x != (int)x)
+		die("%s: '%s' is not a whole number from %d to %d", what, s,
+		    min, max);
+	return (int)x;
+}
+
 static void list_add(struct list *l, const char *s)
 {
 	char what[8] = "value";
@@ -413,22 +424,14 @@ static void parse_args(const char *cmd, const char *lists, int argc,
 		if (!strcmp(cmd, "sprt") || !strcmp(cmd, "level")) {
 			v = opt_value("--max-rounds", argc, argv, &i);
 			if (v) {
-				a->max_rounds = (int)number_or_die("--max-rounds", v);
-				if (a->max_rounds < 1 || a->max_rounds > 100 ||
-				    a->max_rounds != number_or_die("--max-rounds", v))
-					die("--max-rounds: '%s' is not a whole number from 1 to 100",
-					    v);
+				a->max_rounds = whole_or_die("--max-rounds", v, 1, 100);
 				cur = NULL;
 				continue;
 			}
 			v = strcmp(cmd, "sprt") ? NULL :
 				opt_value("--cand-boots", argc, argv, &i);
 			if (v) {
-				a->cand_boots = (int)number_or_die("--cand-boots", v);
-				if (a->cand_boots < 1 || a->cand_boots > 4 ||
-				    a->cand_boots != number_or_die("--cand-boots", v))
-					die("--cand-boots: '%s' is not a whole number from 1 to 4",
-					    v);
+				a->cand_boots = whole_or_die("--cand-boots", v, 1, 4);
 				cur = NULL;
 				continue;
 			}
@@ -458,11 +461,7 @@ static void parse_args(const char *cmd, const char *lists, int argc,
 		v = strcmp(cmd, "ends") ? NULL :
 			opt_value("--start", argc, argv, &i);
 		if (v) {
-			a->start = (int)number_or_die("--start", v);
-			if (a->start < 1 || a->start > MAX_SAMPLES ||
-			    a->start != number_or_die("--start", v))
-				die("--start: '%s' is not a whole number from 1 to %d",
-				    v, MAX_SAMPLES);
+			a->start = whole_or_die("--start", v, 1, MAX_SAMPLES);
 			cur = NULL;
 			continue;
 		}
