@@ -206,9 +206,11 @@ calibrate() {
 # ends_field KEY: KEY of pbstat ends over the ends' samples so far
 # (whether the steps go in rounds, whether these samples suffice).
 ends_field() {
-	local ropt=()
+	local ropt=() line
 	[ -n "$rounds_below" ] && ropt=(--rounds-below "$rounds_below")
-	field "$1" "$("$pbstat" ends "${ropt[@]}" --start "$start" -g "${gs[@]}" -b "${bs[@]}")"
+	line=$("$pbstat" ends "${ropt[@]}" --start "$start" -g "${gs[@]}" -b "${bs[@]}" 2>&1) ||
+		pb_die "$PB_INTERNAL" "pbstat ends failed: $line"
+	field "$1" "$line"
 }
 # pr_boot SHA ROUND: one boot of SHA for round ROUND of paired_rounds;
 # prints its median. pr_salted says which boot: empty, a wall-clock boot
@@ -363,8 +365,8 @@ parse_args() {
 	*) pb_die "$PB_USAGE" "PB_SAME_KERNEL='$PB_SAME_KERNEL' is not 0 or 1" ;;
 	esac
 	rounds_below=${PB_ROUNDS_BELOW:-} rounds_max=${PB_ROUNDS_MAX:-10}
-	[ -z "$rounds_below" ] || pb_is_number "$rounds_below" ||
-		pb_die "$PB_USAGE" "PB_ROUNDS_BELOW='$rounds_below' is not a ratio"
+	[ -z "$rounds_below" ] || { pb_is_number "$rounds_below" && awk -v r="$rounds_below" 'BEGIN { exit !(r > 0) }'; } ||
+		pb_die "$PB_USAGE" "PB_ROUNDS_BELOW='$rounds_below' is not a ratio above 0"
 	pb_is_uint "$rounds_max" && [ "$rounds_max" -ge 3 ] && [ "$rounds_max" -le 20 ] ||
 		pb_die "$PB_USAGE" "PB_ROUNDS_MAX='$rounds_max' is not a number of rounds from 3 to 20"
 	tree='' good='' bad='' threshold='' ends=8 start=4 inc=4 cap=12 min_effect=''
@@ -647,6 +649,14 @@ calibrate_ends() {
 	# A threshold outside the ends would judge every commit alike.
 	if [ -n "$threshold" ] && ! awk -v t="$threshold" -v g="$gmed" -v b="$bmed" 'BEGIN { exit !(t > b && t < g) }'; then
 		pb_die "$PB_USAGE" "threshold $threshold (-x) is not between BAD's median $bmed and GOOD's median $gmed $unit"
+	fi
+	# Unsalted deterministic steps place a boot against the threshold
+	# within eps (pbstat detplace): one within eps of an end would leave
+	# every commit at that end unsure.
+	if [ -n "$threshold" ] && [ "$mode" = det ] && ! pb_salted; then
+		read -r xlo xhi < <(awk -v g="$gmed" -v b="$bmed" -v e="$noise" 'BEGIN { printf "%.2f %.2f\n", b * (1 + e / 100), g / (1 + e / 100) }')
+		awk -v t="$threshold" -v l="$xlo" -v h="$xhi" 'BEGIN { exit !(t > l && t < h) }' ||
+			pb_die "$PB_USAGE" "threshold $threshold (-x) is within eps ($noise%) of an end: give one between $xlo and $xhi $unit"
 	fi
 	[ -n "$threshold" ] || {
 		threshold=$(field threshold "$cal")

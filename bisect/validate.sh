@@ -98,7 +98,8 @@ if [ "$reproduce" = 1 ]; then
 else
 	[ $# -gt 0 ] || pb_die "$PB_USAGE" "no patch given (see --help)"
 fi
-pb_is_number "$tol" || pb_die "$PB_USAGE" "tolerance '$tol' is not a number (percent)"
+{ pb_is_number "$tol" && awk -v t="$tol" 'BEGIN { exit !(t >= 0 && t < 100) }'; } ||
+	pb_die "$PB_USAGE" "tolerance '$tol' is not a number from 0 to below 100 (percent, -x)"
 pb_check_mode "$mode" "${cpus:-1}"
 pb_check_measure_opts "${mopts[@]}"
 # The table's column: the reproducer's Jobs/Min, or a --run command's score.
@@ -224,8 +225,8 @@ decide() {
 			tolv=within
 		fi
 	else
-		stat=$("$pbstat" paired --alpha "$look_alpha" --tolerance "$tol" -a "${a[@]}" -b "${b[@]}") ||
-			pb_die "$PB_INTERNAL" "pbstat paired failed"
+		stat=$("$pbstat" paired --alpha "$look_alpha" --tolerance "$tol" -a "${a[@]}" -b "${b[@]}" 2>&1) ||
+			pb_die "$PB_INTERNAL" "pbstat paired failed: $stat"
 		lo=$(sed -n 's/.*ci_low_pct=\([-0-9.]*\).*/\1/p' <<<"$stat")
 		hi=$(sed -n 's/.*ci_high_pct=\([-0-9.]*\).*/\1/p' <<<"$stat")
 		tolv=$(sed -n 's/.* tol=\([a-z]*\).*/\1/p' <<<"$stat")
@@ -336,7 +337,7 @@ for i in "${!names[@]}"; do
 			verdict="back to baseline (${delta}%, $ci)"
 		else
 			# Within the noise is no answer: say what the noise resolves.
-			verdict="undecided: within the noise (${delta}%, $ci: not shown slower than -${tol}%, nor faster; the noise resolves a tolerance of $(sed -n 's/.*resolves_pct=\([0-9.]*\).*/\1/p' <<<"$stat")% here)"
+			verdict="undecided: within the noise (${delta}%, $ci: not shown slower than -${tol}%, nor faster; the noise resolves a tolerance of $(printf '%.1f' "$(sed -n 's/.*resolves_pct=\([0-9.]*\).*/\1/p' <<<"$stat")")% here)"
 			[ "$i" -ge 2 ] && undecided=1
 		fi
 		[ "$i" -eq 0 ] && verdict="baseline"

@@ -112,6 +112,7 @@ bisect --threshold 0|perfbisect bisect: error: threshold '0' is not a positive n
 bisect --min-effect=500|perfbisect bisect: error: minimum effect '500' is not a percentage
 validate --tolerance=abc x.patch|perfbisect validate: error: tolerance 'abc' is not a number
 reproduce --min-effect abc|perfbisect reproduce: error: tolerance 'abc' is not a number
+validate --tolerance=100 x.patch|perfbisect validate: error: tolerance '100' is not a number from 0 to below 100
 validate --min-rounds 1 x.patch|perfbisect validate: error: .*rounds \(-r\)
 bisect --cpus 0|perfbisect bisect: error: vCPUs \(-C\)
 measure --samples-per-boot x r v|perfbisect measure: error: samples must be a non-negative integer, not 'x'

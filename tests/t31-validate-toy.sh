@@ -58,7 +58,9 @@ is "$rc" 0 "a fix back to baseline: exit 0"
 like "$(cat "$T_TMP/out")" 'bad \+ back +[^|]*back to baseline .*torture pass' "table row says back, torture pass"
 latest=$PERFBISECT_HOME/runs/latest
 is "$(jq -r '.fixes[0].name' "$latest/summary.json")" back "summary.json fixes[0].name"
-like "$(jq -c '.fixes[0]' "$latest/summary.json")" '"jpm":[0-9.]+,"ratio_to_good":(0\.9[89]|1[.,])' "summary.json fixes[0] has jpm and ratio_to_good"
+# The fix commit's hash (its date) draws the stub's noise: a median of
+# 4 samples, +-3% each, over 3-8 rounds; back within -x 5 is above 0.95.
+like "$(jq -c '.fixes[0]' "$latest/summary.json")" '"jpm":[0-9.]+,"ratio_to_good":(0\.9[5-9]|1[.,])' "summary.json fixes[0] has jpm and ratio_to_good (above 0.95)"
 rounds=$(jq -r '.rounds' "$latest/summary.json")
 if [ "$rounds" -ge 3 ] && [ "$rounds" -le 8 ]; then
 	pass "between -r 3 and the default cap of 8 rounds ($rounds)"

@@ -80,6 +80,11 @@ unlike "$(cat "$PERFBISECT_HOME/runs/latest/bisect.log")" '^resuming' "a changed
 [ -s "$old_state/bisect.log" ] && [ "$old_state" != "$(readlink -f "$PERFBISECT_HOME/runs/latest/state")" ] &&
 	pass "a changed setting: the old bisect's state is kept" || fail "a changed setting: the old bisect's state is kept"
 
+# A threshold within eps of an end would leave every commit at that end
+# unsure: refused at the ends check, with the range to give.
+run_rc "$b/bisect.sh" -t "$T_TMP/small" -g start -b tip -d det -E 1 -x 999.5
+like "$rc:$(tail -1 "$T_TMP/err")" "^2:.*threshold 999.5 \(-x\) is within eps \([0-9.]+%\) of an end: give one between 98[0-9.]+ and 99[0-9.]+" \
+	"det -x within eps of GOOD: exit 2, the range named"
 # A fixed threshold (-x) unsalted: detplace places each step's boot
 # against it (991: about 1% from either level), with the same eps band.
 # (Another threshold than the salted section's -x 990 below: a bisect
@@ -363,6 +368,8 @@ is "$rc" 2 "validate -T 0: exit 2"
 is "$(find "$PERFBISECT_HOME/runs" -mindepth 1 -maxdepth 1 | wc -l)" "$runs_before" "bad options: no run directory made"
 run_rc env PB_ROUNDS_MAX=21 "$b/bisect.sh" -t "$T_TMP/small" -g start -b tip
 is "$rc" 2 "more than 20 rounds: exit 2"
+run_rc env PB_ROUNDS_BELOW=0 "$b/bisect.sh" -t "$T_TMP/small" -g start -b tip
+like "$rc:$(cat "$T_TMP/err")" "^2:.*PB_ROUNDS_BELOW='0' is not a ratio above 0" "PB_ROUNDS_BELOW=0: exit 2, named"
 run_rc "$b/measure.sh" -d det -C 9 "$T_TMP/small" start
 is "$rc" 31 "measure -d det -C 9: exit 31"
 run_rc env PB_ACCEL=kvm "$b/measure.sh" -I "$T_TMP/small" start
