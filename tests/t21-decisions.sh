@@ -10,7 +10,8 @@
 # (pbsim --salted 1): at most 1% wrong culprits and 1.5% wrong steps a
 # cell, at least 95% of the bisects decided at 3%/sigma 0.006 and
 # 5%/sigma 0.01; with a threshold (--rule level --salted 1): at most 1%
-# wrong, at least 95% decided at 5%/sigma 0.008.
+# wrong, at least 95% decided at 5%/sigma 0.008. The search (--rule
+# search): see its bounds below.
 set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -132,6 +133,27 @@ is "$(col "$T_TMP/slevel" 20 0.002 3):$(col "$T_TMP/slevel" 20 0.002 11)" "100.0
 awk -v d="$(col "$T_TMP/slevel" 5 0.008 3)" 'BEGIN { exit !(d >= 95) }' &&
 	pass "salted level, 5% regression, sigma 0.008: at least 95% of the bisects decided" ||
 	fail "salted level, 5% regression, sigma 0.008: at least 95% of the bisects decided ($(col "$T_TMP/slevel" 5 0.008 3)%)"
+# The search (a probabilistic bisection over every round of the bisect,
+# pbsim --rule search): at most 1% wrong culprits in every cell and at
+# most 2% of the searches locating a wrong one before its confirmation;
+# where rounds matter it decides as many bisects as sprt (within a
+# point) for at least 10% fewer boots a bisect, and at 20%, sigma 0.10,
+# at least 95% of the searches end within 5 rounds a halving.
+"$S" --rule search --bisects 1000 --sizes $sizes --sigmas $sigmas >"$T_TMP/search" 2>"$T_TMP/err"
+is "$?:$(cat "$T_TMP/err")" "0:" "pbsim --rule search runs"
+like "$(head -1 "$T_TMP/search")" "^rule search, .*a step is the whole search" "search: the header says what a step is"
+cells_bounded search "$T_TMP/search" "$sizes" "$sigmas" 2
+for c in "20 0.1" "10 0.05" "40 0.2"; do
+	read -r s g <<<"$c"
+	awk -v a="$(col "$T_TMP/search" "$s" "$g" 3)" -v b="$(col "$T_TMP/sprt" "$s" "$g" 3)" 		-v ba="$(col "$T_TMP/search" "$s" "$g" 13)" -v bb="$(col "$T_TMP/sprt" "$s" "$g" 13)" 		'BEGIN { exit !(a >= b - 1 && ba < 0.9 * bb) }' &&
+		pass "$s% regression, sigma $g: search decides as many bisects as sprt for fewer boots" ||
+		fail "$s% regression, sigma $g: search decides as many bisects as sprt for fewer boots ($(col "$T_TMP/search" "$s" "$g" 3)% in $(col "$T_TMP/search" "$s" "$g" 13) boots vs $(col "$T_TMP/sprt" "$s" "$g" 3)% in $(col "$T_TMP/sprt" "$s" "$g" 13))"
+done
+awk -v d="$(col "$T_TMP/search" 20 0.1 9)" 'BEGIN { exit !(d >= 95) }' &&
+	pass "search, 20% regression, sigma 0.10: at least 95% of the searches within 5 rounds a halving" ||
+	fail "search, 20% regression, sigma 0.10: at least 95% of the searches within 5 rounds a halving ($(col "$T_TMP/search" 20 0.1 9)%)"
+# Without noise a 40% regression takes one round a halving: 6 for 64.
+is "$(col "$T_TMP/search" 40 0 3):$(col "$T_TMP/search" 40 0 11)" "100.0:6.00" "search, 40%, no boot noise: every bisect decided, one round a halving"
 # The same seed gives the same table.
 "$S" --rule sprt --bisects 50 --sizes 20 --sigmas 0.1 --seed 7 >"$T_TMP/a"
 "$S" --rule sprt --bisects 50 --sizes 20 --sigmas 0.1 --seed 7 >"$T_TMP/b"
@@ -140,7 +162,7 @@ is "$(cmp -s "$T_TMP/a" "$T_TMP/b" && echo same)" same "pbsim is deterministic f
 # Bad input: exit 2, one line.
 for args in "--rule magic" "--sizes 0" "--sizes 100" "--sigmas -1" "--sizes 1,,2" "--bisects 0" \
 	"--sizes 5,x" "--within 0.1,0.2" "--drift x" "--max-rounds 2" "--commits 1" "--seed x" "--frobnicate 1" "--rule" "--cand-boots 5" \
-	"--spread-from pool" "--pool-min 101" "--salted 2" "--salted 1 --rule place"; do
+	"--spread-from pool" "--pool-min 101" "--salted 2" "--salted 1 --rule place" "--salted 1 --rule search"; do
 	# shellcheck disable=SC2086
 	run_rc "$S" $args
 	if [ "$rc" = 2 ] && [ "$(wc -l <"$T_TMP/err")" = 1 ] && [ ! -s "$T_TMP/out" ]; then

@@ -433,3 +433,100 @@ int dec_level(const double *c, int n, double threshold, double alpha,
 		return DEC_UNSURE;
 	return DEC_MORE;
 }
+
+/* A round's candidate against its ends: mean ln C - (ln G + ln B) / 2. */
+double dec_round_s(double g, double b, const double *c, int k)
+{
+	double lc = 0;
+	int j;
+
+	for (j = 0; j < k; j++)
+		lc += log(c[j]) / k;
+	return lc - (log(g) + log(b)) / 2;
+}
+
+/*
+ * The posterior of the culprit, from the linear model dec_sprt uses (see
+ * rss() there) with every round of the bisect in it: under "the culprit
+ * is commit J", round i's S has mean +D/2 when AT[i] < J (GOOD's level)
+ * and -D/2 otherwise. Fitting D by weighted least squares, the residual
+ * sum of squares is
+ *	RSS_J = C0 - (A + W S_J / 2)^2 / Q,
+ * A the sum of the end pairs' d / 2, Q = M / 2 + N W / 4, C0 the
+ * weighted sum of squares of every observation, S_J the sum of round
+ * S's signed by J. With D and v integrated out (flat in D, 1 / v), each
+ * culprit's likelihood is RSS_J ^ -((M + MC + N - 1) / 2), as dec_sprt's
+ * ratio is; the culprits differ only in S_J. Below DEC_SPRT_MIN_POOL end
+ * pairs there is no answer yet: the next commit is the middle one.
+ */
+int dec_search(const struct dec_pool *pool, const int *at, const double *s,
+	       int n, int k, int commits, double alpha, struct dec_search *o)
+{
+	double *lp = calloc(2 * (commits + 1), sizeof(*lp)), *at_sum;
+	double a = 0, c0 = 0, q, w = 1 / (1.0 / k + 0.5), d, sj, total = 0;
+	double top = -HUGE_VAL, sum = 0, cum = 0, floor_rss, rss, t;
+	int i, j, m = pool->m;
+
+	if (!lp)
+		abort();
+	at_sum = lp + commits + 1;
+	o->n = n;
+	o->culprit = commits;
+	o->query = commits / 2 > 0 ? commits / 2 : 1;
+	o->p_culprit = commits < 2 ? 1 : 0;
+	o->p_before = 0.5;
+	if (m < DEC_SPRT_MIN_POOL || commits < 2) {
+		free(lp);
+		return commits < 2 ? DEC_BAD : DEC_MORE;
+	}
+	for (i = 0; i < m; i++) {
+		d = log(pool->g[i]) - log(pool->b[i]);
+		a += d / 2;
+		c0 += d * d / 2;
+	}
+	for (i = 0; i < pool->mc; i++) {
+		d = log(pool->c1[i]) - log(pool->c2[i]);
+		c0 += d * d / 2;
+	}
+	for (i = 0; i < n; i++) {
+		c0 += w * s[i] * s[i];
+		total += s[i];
+		if (at[i] > 0 && at[i] < commits)
+			at_sum[at[i]] += s[i];
+	}
+	q = m / 2.0 + n * w / 4;
+	floor_rss = 1e-300 * (c0 > 0 ? c0 : 1);
+	/* Culprit 1: every round's commit at BAD's level. */
+	sj = -total;
+	for (j = 1; j <= commits; j++) {
+		if (j > 1)
+			sj += 2 * at_sum[j - 1];
+		t = a + w * sj / 2;
+		rss = c0 - t * t / q;
+		lp[j] = -(m + pool->mc + n - 1) / 2.0 *
+			log(rss > floor_rss ? rss : floor_rss);
+		if (lp[j] > top)
+			top = lp[j];
+	}
+	for (j = 1; j <= commits; j++) {
+		lp[j] = exp(lp[j] - top);
+		sum += lp[j];
+	}
+	for (j = 1; j <= commits; j++) {
+		lp[j] /= sum;
+		if (lp[j] > o->p_culprit) {
+			o->p_culprit = lp[j];
+			o->culprit = j;
+		}
+	}
+	/* The next commit: P(culprit <= it) nearest to one half. */
+	for (j = 1; j < commits; j++) {
+		cum += lp[j];
+		if (fabs(cum - 0.5) < fabs(o->p_before - 0.5) || j == 1) {
+			o->p_before = cum;
+			o->query = j;
+		}
+	}
+	free(lp);
+	return o->p_culprit >= 1 - alpha ? DEC_BAD : DEC_MORE;
+}

@@ -5,7 +5,7 @@
  * count how often they decide and how often they name a wrong culprit.
  *
  * Usage:
- *	pbsim [--rule sprt|place|level] [--sizes PCT,...] [--sigmas SD,...]
+ *	pbsim [--rule sprt|place|level|search] [--sizes PCT,...] [--sigmas SD,...]
  *	      [--bisects M] [--commits N] [--max-rounds R] [--within SD]
  *	      [--drift SD] [--min-effect PCT] [--cand-boots K] [--seed S]
  *	      [--spread-from ends|all] [--pool-min P] [--salted 0|1]
@@ -47,6 +47,13 @@
  *	   and dec_level against a threshold halfway between the levels on a
  *	   log scale;
  *	   a range of skipped commits only: undecided (exit 1);
+ *	   rule search (a probabilistic bisection, no steps): each round boots
+ *	   GOOD, BAD and K times the commit where dec_search puts even odds
+ *	   on the culprit being before or after it, and dec_search weighs
+ *	   every round of the bisect until one culprit holds 99.5% of the
+ *	   posterior, at most R rounds for each halving of the range (else
+ *	   undecided); the step columns then count the whole search as one
+ *	   step, and "within 5 rounds" means within 5 rounds a halving;
  *	3. the culprit against its parent in paired rounds (dec_separated,
  *	   minimum effect 0): not slower, "cannot decide" (exit 18).
  *
@@ -70,13 +77,14 @@
 #define MAX_ROUNDS	40
 #define MAX_COMMITS	4096
 #define MAX_POOL	4096
+#define MAX_SEARCH	(MAX_ROUNDS * 12)	/* rounds of a search: 4096 commits */
 #define ROUNDS_ALPHA	0.02	/* PB_ROUNDS_ALPHA in lib.sh */
 #define PLACE_ALPHA	0.02
 
 enum ending { END_RIGHT, END_WRONG, END_NOREG, END_UNDECIDED, END_UNCONF };
 
-enum rule { RULE_SPRT, RULE_PLACE, RULE_LEVEL };
-static const char *const rule_names[] = { "sprt", "place", "level" };
+enum rule { RULE_SPRT, RULE_PLACE, RULE_LEVEL, RULE_SEARCH };
+static const char *const rule_names[] = { "sprt", "place", "level", "search" };
 
 struct opts {
 	enum rule rule;
@@ -239,6 +247,63 @@ static int step(struct sim *s, int commit, int bad_end)
 	return v;
 }
 
+/*
+ * The search rule: no steps. Each round boots GOOD, the commit dec_search
+ * names and BAD; dec_search weighs every round so far until one culprit
+ * holds 99.5% of the posterior, within R rounds for each halving of the
+ * range (R * ceil(log2 N)). The whole search counts as one step.
+ */
+static int search(struct sim *s, int *found)
+{
+	static int at[MAX_SEARCH];
+	static double sv[MAX_SEARCH];
+	int n = s->o->commits, k = s->o->cand_boots, budget = 0, r, j;
+	int v = DEC_MORE;
+	double c[4], g, b, drift;
+	struct dec_search q;
+	struct dec_pool pool;
+
+	while ((1 << budget) < n)
+		budget++;
+	budget *= s->o->max_rounds;
+	s->steps++;
+	for (r = 0;; r++) {
+		pool.g = s->pool_g;
+		pool.b = s->pool_b;
+		pool.c1 = s->pool_c1;
+		pool.c2 = s->pool_c2;
+		pool.m = s->m;
+		pool.mc = s->mc;
+		v = dec_search(&pool, at, sv, r, k, n, DEC_SEARCH_ALPHA, &q);
+		if (v != DEC_MORE || r >= budget || r >= MAX_SEARCH)
+			break;
+		drift = s->o->drift * normal(s);
+		g = boot(s, 0, drift);
+		for (j = 0; j < k; j++)
+			c[j] = boot(s, q.query, drift);
+		b = boot(s, n, drift);
+		pool_add(s, g, b);
+		if (k > 1 && s->o->cand_spread && s->mc < MAX_POOL) {
+			s->pool_c1[s->mc] = c[0];
+			s->pool_c2[s->mc] = c[1];
+			s->mc++;
+		}
+		at[r] = q.query;
+		sv[r] = dec_round_s(g, b, c, k);
+		s->rounds++;
+		s->boots += 2 + k;
+	}
+	*found = q.culprit;
+	if (v != DEC_BAD)
+		return 0;
+	s->decided_steps++;
+	if (r <= 5 * budget / s->o->max_rounds)
+		s->decided5_steps++;
+	if (q.culprit != s->culprit)
+		s->wrong_steps++;
+	return 1;
+}
+
 static enum ending bisect(struct sim *s)
 {
 	static char skipped[MAX_COMMITS + 1];
@@ -249,10 +314,16 @@ static enum ending bisect(struct sim *s)
 	if ((s->o->rule != RULE_LEVEL || s->o->salted) &&
 	    !paired_rounds(s, 0, n, s->o->min_effect, 1, s->o->ends_rounds))
 		return END_NOREG;
-	while (s->o->rule == RULE_SPRT && s->m < s->o->pool_min) {
+	while (s->o->rule != RULE_LEVEL && s->o->rule != RULE_PLACE &&
+	       s->m < s->o->pool_min) {
 		double drift = s->o->drift * normal(s), g = boot(s, 0, drift);
 
 		pool_add(s, g, boot(s, n, drift));
+	}
+	if (s->o->rule == RULE_SEARCH) {
+		if (!search(s, &hi))
+			return END_UNDECIDED;
+		lo = hi;	/* skip the steps below */
 	}
 	memset(skipped, 0, n + 1);
 	while (hi - lo > 1) {
@@ -335,7 +406,7 @@ static void parse(int argc, char **argv, struct opts *o)
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			puts("usage: pbsim [--rule sprt|place|level] [--sizes PCT,...] [--sigmas SD,...] [--bisects M] [--commits N] [--max-rounds R] [--within SD] [--drift SD] [--min-effect PCT] [--cand-boots K] [--seed S] [--spread-from ends|all] [--pool-min P] [--salted 0|1]");
+			puts("usage: pbsim [--rule sprt|place|level|search] [--sizes PCT,...] [--sigmas SD,...] [--bisects M] [--commits N] [--max-rounds R] [--within SD] [--drift SD] [--min-effect PCT] [--cand-boots K] [--seed S] [--spread-from ends|all] [--pool-min P] [--salted 0|1]");
 			exit(0);
 		}
 		if (!v)
@@ -348,8 +419,10 @@ static void parse(int argc, char **argv, struct opts *o)
 				o->rule = RULE_PLACE;
 			else if (!strcmp(v, "level"))
 				o->rule = RULE_LEVEL;
+			else if (!strcmp(v, "search"))
+				o->rule = RULE_SEARCH;
 			else
-				die("--rule is sprt, place or level");
+				die("--rule is sprt, place, level or search");
 		} else if (!strcmp(a, "--sizes")) {
 			o->nsizes = parse_list(v, o->sizes);
 		} else if (!strcmp(a, "--sigmas")) {
@@ -387,7 +460,7 @@ static void parse(int argc, char **argv, struct opts *o)
 	for (i = 0; i < o->nsizes; i++)
 		if (o->sizes[i] <= 0 || o->sizes[i] >= 100)
 			die("a regression size is a percentage above 0 and below 100");
-	if (o->salted && o->rule == RULE_PLACE)
+	if (o->salted && (o->rule == RULE_PLACE || o->rule == RULE_SEARCH))
 		die("--salted 1 models the steps of deterministic mode: --rule sprt or level");
 	if (o->salted) {
 		/* A salted deterministic boot: exact for its inputs. */
@@ -415,7 +488,7 @@ int main(int argc, char **argv)
 	if (!o.ends_rounds)
 		o.ends_rounds = o.max_rounds;
 	s.o = &o;
-	k = o.rule == RULE_SPRT ? o.cand_boots : 1;
+	k = o.rule == RULE_SPRT || o.rule == RULE_SEARCH ? o.cand_boots : 1;
 	printf("rule %s, %d commits, %d bisects a cell, at most %d rounds a step, %d candidate boot%s a round, within %g, drift %g, minimum effect %g%%",
 	       rule_names[o.rule], o.commits, o.bisects, o.max_rounds, k,
 	       k > 1 ? "s" : "", o.within, o.drift, o.min_effect);
@@ -423,12 +496,14 @@ int main(int argc, char **argv)
 		printf(", salted deterministic boots: the ends checked, the candidate's boot r in round r");
 	else if (o.salted)
 		printf(", salted deterministic boots: the ends' boot i in every step's round i");
-	else if (o.rule == RULE_SPRT)
+	else if (o.rule == RULE_SPRT || o.rule == RULE_SEARCH)
 		printf(", spread from %s, at least %d end pairs before the steps",
 		       o.cand_spread ? "ends and candidate pairs" : "ends",
 		       o.pool_min);
 	if (o.rule == RULE_LEVEL)
 		printf(", threshold halfway (log scale)");
+	if (o.rule == RULE_SEARCH)
+		printf(", a step is the whole search, within 5 rounds: 5 a halving");
 	putchar('\n');
 	printf("%6s %6s %9s %7s %7s %7s %7s %9s %9s %9s %7s %7s %8s\n", "size%",
 	       "sigma", "decided%", "wrong%", "noreg%", "undec%", "unconf%",
