@@ -415,6 +415,51 @@ usage "sprt --alpha 0.3: below 0.2" sprt --alpha 0.3 -g 100 -b 50 -c 100
 usage "place with unequal lists: round" place -g 100 100 100 -b 50 50 50 -c 70 70 70 70
 usage "place with 2 rounds: required" place -g 100 100 -b 50 50 -c 70 70
 
+# --- search: a probabilistic bisection over every round -----------------
+# Two commits (culprit 1 or 2), one round at commit 1: the posterior odds
+# of culprit 2 are the sprt's likelihood ratio above, e^6.8779, so
+# p_culprit = 1 / (1 + e^-6.8779) = 0.998971, above 1 - 0.005: bad.
+check 1 "verdict=bad n=1 budget=10 culprit=2 p_culprit=0.998971 query=1 p_before=0.001029 pool=4 cand_pairs=0 span_pct=101.375 sd_boot_pct=5.774" \
+	"search, 2 commits, commit 1 at GOOD's level: the culprit is 2, with the sprt's odds" \
+	search --commits 2 -G "${PG[@]}" -B "${PB[@]}" -a 1 -g 100 -b "$b7" -c 100
+# Eight commits, commit 4 at BAD's level: culprits 1-4 share those odds
+# (0.998971 / 4 = 0.249743 each), and the next commit is 2, where
+# P(culprit <= 2) = 0.499485 is nearest one half.
+check 4 "verdict=more n=1 budget=30 culprit=1 p_culprit=0.249743 query=2 p_before=0.499485 pool=4 cand_pairs=0 span_pct=101.375 sd_boot_pct=5.774" \
+	"search, 8 commits, commit 4 at BAD's level: the culprit is 1-4, boot 2 next" \
+	search --commits 8 -G "${PG[@]}" -B "${PB[@]}" -a 4 -g 100 -b "$b7" -c "$b7"
+is "$(field culprit search --commits 8 -G "${PG[@]}" -B "${PB[@]}" -a 4 -g 100 -b "$b7" -c 100):$(field query search --commits 8 -G "${PG[@]}" -B "${PB[@]}" -a 4 -g 100 -b "$b7" -c 100)" 5:6 \
+	"search, commit 4 at GOOD's level: the culprit is 5-8, boot 6 next"
+# Rounds at 4 (bad), 2 (good) and 3 (bad): only culprit 3 fits.
+is "$(field culprit search --commits 8 -G "${PG[@]}" -B "${PB[@]}" -a 4 2 3 -g 100 100 100 -b "$b7" "$b7" "$b7" -c "$b7" 100 "$b7")" 3 \
+	"search, commit 2 good and commits 3 and 4 bad: the culprit is 3"
+# Evidence is kept across commits: two rounds at commit 1 that each lean
+# a little to GOOD's level add up, so the odds grow with every round.
+lean=(-G "${PG[@]}" -B "${PB[@]}" -g 100 100 -b "$b7" "$b7")
+awk -v a="$(field p_culprit search --commits 2 "${lean[@]:0:10}" -a 1 -g 100 -b "$b7" -c 75)" \
+	-v b="$(field p_culprit search --commits 2 "${lean[@]}" -a 1 1 -c 75 75)" 'BEGIN { exit !(a > 0.5 && b > a) }' &&
+	pass "search, a second round leaning the same way raises the posterior" ||
+	fail "search, a second round leaning the same way raises the posterior"
+# No rounds yet: every culprit alike, the middle commit first; a commit
+# that did not build is never asked for; none left to boot, or the
+# budget (R rounds a halving) spent: unsure.
+check 4 "verdict=more n=0 budget=30 culprit=1 p_culprit=0.125 query=4 p_before=0.5 pool=4 cand_pairs=0 span_pct=101.375 sd_boot_pct=5.774" \
+	"search, no rounds: boot the middle commit" search --commits 8 -G "${PG[@]}" -B "${PB[@]}"
+is "$(field query search --commits 8 -s 4 -G "${PG[@]}" -B "${PB[@]}")" 3 "search, the middle commit skipped: the nearest below it"
+is "$(field verdict search --commits 3 -s 1 2 -G "${PG[@]}" -B "${PB[@]}")" unsure "search, every commit skipped: unsure"
+check 3 "verdict=unsure n=1 budget=1 culprit=1 p_culprit=0.5 query=1 p_before=0.5 pool=4 cand_pairs=0 span_pct=101.375 sd_boot_pct=5.774" \
+	"search, one round halfway, budget 1 round: unsure" \
+	search --commits 2 --max-rounds 1 -G "${PG[@]}" -B "${PB[@]}" -a 1 -g 100 -b "$b7" -c 70.4688089718
+# Below 3 end pairs, no answer however clear the rounds.
+is "$(field verdict search --commits 2 -G 100 100 -B "$b7" "$b7" -a 1 -g 100 -b "$b7" -c 100)" more \
+	"search, 2 end pairs: no answer yet"
+usage "search without --commits" search -G "${PG[@]}" -B "${PB[@]}"
+usage "search, a commit past the range: 8" search --commits 8 -G "${PG[@]}" -B "${PB[@]}" -a 8 -g 100 -b "$b7" -c 100
+usage "search, a commit that is no whole number: 2.5" search --commits 8 -a 2.5 -g 100 -b "$b7" -c 100
+usage "search, a round without its commit: -a" search --commits 8 -a 2 -g 100 100 -b "$b7" "$b7" -c 100 100
+usage "search, --alpha 0.3: 0.2" search --commits 8 --alpha 0.3
+usage "search, --commits 1: --commits" search --commits 1
+
 # --- bad input ---------------------------------------------------------
 usage "non-numeric abc" summary 1 2 abc
 usage "not a number nan" summary 1 nan 2

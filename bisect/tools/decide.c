@@ -459,8 +459,19 @@ double dec_round_s(double g, double b, const double *c, int k)
  * ratio is; the culprits differ only in S_J. Below DEC_SPRT_MIN_POOL end
  * pairs there is no answer yet: the next commit is the middle one.
  */
+static int skipped(const int *skip, int nskip, int j)
+{
+	int i;
+
+	for (i = 0; i < nskip; i++)
+		if (skip[i] == j)
+			return 1;
+	return 0;
+}
+
 int dec_search(const struct dec_pool *pool, const int *at, const double *s,
-	       int n, int k, int commits, double alpha, struct dec_search *o)
+	       int n, int k, int commits, const int *skip, int nskip,
+	       double alpha, int max_rounds, struct dec_search *o)
 {
 	double *lp = calloc(2 * (commits + 1), sizeof(*lp)), *at_sum;
 	double a = 0, c0 = 0, q, w = 1 / (1.0 / k + 0.5), d, sj, total = 0;
@@ -471,13 +482,18 @@ int dec_search(const struct dec_pool *pool, const int *at, const double *s,
 		abort();
 	at_sum = lp + commits + 1;
 	o->n = n;
+	for (o->budget = 0; (1L << o->budget) < commits; o->budget++)
+		;
+	o->budget *= max_rounds;
 	o->culprit = commits;
-	o->query = commits / 2 > 0 ? commits / 2 : 1;
+	o->query = 0;
 	o->p_culprit = commits < 2 ? 1 : 0;
 	o->p_before = 0.5;
 	if (m < DEC_SPRT_MIN_POOL || commits < 2) {
-		free(lp);
-		return commits < 2 ? DEC_BAD : DEC_MORE;
+		/* No posterior yet: every culprit alike. */
+		for (j = 1; j <= commits; j++)
+			lp[j] = 1.0 / commits;
+		goto query;
 	}
 	for (i = 0; i < m; i++) {
 		d = log(pool->g[i]) - log(pool->b[i]);
@@ -519,14 +535,22 @@ int dec_search(const struct dec_pool *pool, const int *at, const double *s,
 			o->culprit = j;
 		}
 	}
+query:
 	/* The next commit: P(culprit <= it) nearest to one half. */
 	for (j = 1; j < commits; j++) {
 		cum += lp[j];
-		if (fabs(cum - 0.5) < fabs(o->p_before - 0.5) || j == 1) {
+		if (skipped(skip, nskip, j))
+			continue;
+		if (!o->query || fabs(cum - 0.5) < fabs(o->p_before - 0.5)) {
 			o->p_before = cum;
 			o->query = j;
 		}
 	}
 	free(lp);
-	return o->p_culprit >= 1 - alpha ? DEC_BAD : DEC_MORE;
+	if (commits < 2 || (m >= DEC_SPRT_MIN_POOL && o->p_culprit >= 1 - alpha))
+		return DEC_BAD;
+	/* Nothing left to boot, or the budget spent: no answer. */
+	if (!o->query || n >= o->budget)
+		return DEC_UNSURE;
+	return DEC_MORE;
 }

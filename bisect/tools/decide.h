@@ -90,7 +90,9 @@ int dec_level(const double *c, int n, double threshold, double alpha,
  * times beside GOOD and BAD, S[i] = dec_round_s() of it. The posterior
  * of each culprit 1..N (a flat prior) answers DEC_BAD with the culprit
  * once it holds 1 - alpha, else DEC_MORE with the commit to boot next,
- * where the culprit is before or after it with even odds.
+ * where the culprit is before or after it with even odds (never one of
+ * the NSKIP commits SKIP, which did not build or boot), or DEC_UNSURE
+ * after MAX_ROUNDS rounds for each halving of the range (budget).
  */
 /*
  * The posterior the search asks of its culprit: 99.5%, not 99%. The end
@@ -102,12 +104,13 @@ int dec_level(const double *c, int n, double threshold, double alpha,
 #define DEC_SEARCH_ALPHA	0.005
 
 struct dec_search {
-	int n, culprit, query;
+	int n, budget, culprit, query;
 	double p_culprit, p_before;	/* p_before: P(culprit <= query) */
 };
 
 double dec_round_s(double g, double b, const double *c, int k);
 int dec_search(const struct dec_pool *pool, const int *at, const double *s,
-	       int n, int k, int commits, double alpha, struct dec_search *o);
+	       int n, int k, int commits, const int *skip, int nskip,
+	       double alpha, int max_rounds, struct dec_search *o);
 
 #endif

@@ -257,15 +257,12 @@ static int search(struct sim *s, int *found)
 {
 	static int at[MAX_SEARCH];
 	static double sv[MAX_SEARCH];
-	int n = s->o->commits, k = s->o->cand_boots, budget = 0, r, j;
+	int n = s->o->commits, k = s->o->cand_boots, r, j;
 	int v = DEC_MORE;
 	double c[4], g, b, drift;
 	struct dec_search q;
 	struct dec_pool pool;
 
-	while ((1 << budget) < n)
-		budget++;
-	budget *= s->o->max_rounds;
 	s->steps++;
 	for (r = 0;; r++) {
 		pool.g = s->pool_g;
@@ -274,8 +271,9 @@ static int search(struct sim *s, int *found)
 		pool.c2 = s->pool_c2;
 		pool.m = s->m;
 		pool.mc = s->mc;
-		v = dec_search(&pool, at, sv, r, k, n, DEC_SEARCH_ALPHA, &q);
-		if (v != DEC_MORE || r >= budget || r >= MAX_SEARCH)
+		v = dec_search(&pool, at, sv, r, k, n, NULL, 0, DEC_SEARCH_ALPHA,
+			       s->o->max_rounds, &q);
+		if (v != DEC_MORE || r >= MAX_SEARCH)
 			break;
 		drift = s->o->drift * normal(s);
 		g = boot(s, 0, drift);
@@ -297,7 +295,7 @@ static int search(struct sim *s, int *found)
 	if (v != DEC_BAD)
 		return 0;
 	s->decided_steps++;
-	if (r <= 5 * budget / s->o->max_rounds)
+	if (r <= 5 * q.budget / s->o->max_rounds)
 		s->decided5_steps++;
 	if (q.culprit != s->culprit)
 		s->wrong_steps++;

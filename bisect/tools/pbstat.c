@@ -16,6 +16,9 @@
  *	pbstat sprt -g G... -b B... -c C... [-G POOL_G... -B POOL_B...]
  *		[-C POOL_C...] [--cand-boots K]
  *		[--alpha A] [--max-rounds R]
+ *	pbstat search --commits N [-a AT... -g G... -b B... -c C...]
+ *		[-G POOL_G... -B POOL_B...] [-C POOL_C...] [-s SKIP...]
+ *		[--cand-boots K] [--alpha A] [--max-rounds R]
  *	pbstat detcmp -a A... -b B... [--min-effect PCT] [--eps PCT]
  *	pbstat detplace -g G... -b B... -c C... [--eps PCT] [--threshold T]
  *	pbstat level -c C... --threshold T [--alpha A] [--max-rounds R]
@@ -134,6 +137,19 @@
  *	below 0.2. span_pct and sd_boot_pct are the pool's estimates of D
  *	and sqrt(v). Exit 0 good, 1 bad, 3 unsure, 4 more.
  *
+ * search (a probabilistic bisection of the commits 0 = GOOD to N = BAD,
+ * --commits N, over every round of the bisect: round i booted commit
+ * AT[i] (1..N-1) K times beside G[i] and B[i]; the pool as for sprt;
+ * SKIP: commits that did not build or boot, never asked for):
+ *	the posterior of each culprit J in 1..N (flat prior): the model of
+ *	sprt with round i at +D/2 when AT[i] < J, -D/2 otherwise, D and v
+ *	integrated out (decide.c dec_search)
+ *	bad (exit 1): culprit J holds p_culprit >= 1 - alpha (alpha
+ *	default 0.005); else more (exit 4): boot query next, the commit
+ *	where P(culprit <= query) = p_before is nearest to one half; unsure
+ *	(exit 3) after budget = R (default 10) rounds for each halving of
+ *	the range, or with no commit left to boot.
+ *
  * Deterministic mode (QEMU -icount: the guest clock counts instructions)
  * gives the same number on every boot of a kernel, up to a small boot-to-
  * boot spread. Its values are boot medians, one per boot, and its rules
@@ -194,6 +210,7 @@
 #define EXIT_UNSURE	3
 #define MAX_TOKEN	32
 #define MAX_SAMPLES	1000
+#define MAX_COMMITS	1000000	/* search: commits between GOOD and BAD */
 #define EXACT_MAX	40	/* exact rank-sum distribution up to this N */
 #define MAD_SCALE	1.4826	/* MAD to sd for normal data */
 #define SPREAD_FLOOR	0.01	/* spread is at least 1% of the median */
@@ -213,6 +230,8 @@
 	"place -g G... -b B... -c C... [--alpha A] | " \
 	"sprt -g G... -b B... -c C... [-G G... -B B...] [-C C...] [--alpha A] " \
 	"[--max-rounds R] [--cand-boots K] | " \
+	"search --commits N [-a AT... -g G... -b B... -c C...] [-G G... -B B...] " \
+	"[-C C...] [-s SKIP...] [--cand-boots K] [--alpha A] [--max-rounds R] | " \
 	"detcmp -a A... -b B... [--min-effect PCT] [--eps PCT] | " \
 	"detplace -g G... -b B... -c C... [--eps PCT] [--threshold T] | " \
 	"level -c C... --threshold T [--alpha A] [--max-rounds R]"
@@ -224,8 +243,8 @@ struct list {
 };
 
 struct args {
-	struct list g, b, c, a, vals, pool_g, pool_b, pool_c;
-	int max_rounds, cand_boots;
+	struct list g, b, c, a, vals, pool_g, pool_b, pool_c, skip;
+	int max_rounds, cand_boots, commits;
 	double alpha;
 	double min_effect;
 	double threshold;
@@ -359,9 +378,12 @@ static void parse_args(const char *cmd, const char *lists, int argc,
 	a->pool_g.flag = 'G';
 	a->pool_b.flag = 'B';
 	a->pool_c.flag = 'C';
+	a->skip.flag = 's';
 	if (!strcmp(cmd, "sprt") || !strcmp(cmd, "level"))
 		a->alpha = DEC_SPRT_ALPHA;
-	a->max_rounds = strcmp(cmd, "level") ? 6 : 10;
+	if (!strcmp(cmd, "search"))
+		a->alpha = DEC_SEARCH_ALPHA;
+	a->max_rounds = strcmp(cmd, "level") && strcmp(cmd, "search") ? 6 : 10;
 	a->cand_boots = 1;
 	if (!*lists)
 		cur = &a->vals;
@@ -394,6 +416,9 @@ static void parse_args(const char *cmd, const char *lists, int argc,
 			case 'C':
 				cur = &a->pool_c;
 				break;
+			case 's':
+				cur = &a->skip;
+				break;
 			default:
 				cur = &a->a;
 				break;
@@ -421,14 +446,22 @@ static void parse_args(const char *cmd, const char *lists, int argc,
 				continue;
 			}
 		}
-		if (!strcmp(cmd, "sprt") || !strcmp(cmd, "level")) {
+		if (!strcmp(cmd, "sprt") || !strcmp(cmd, "level") ||
+		    !strcmp(cmd, "search")) {
 			v = opt_value("--max-rounds", argc, argv, &i);
 			if (v) {
 				a->max_rounds = whole_or_die("--max-rounds", v, 1, 100);
 				cur = NULL;
 				continue;
 			}
-			v = strcmp(cmd, "sprt") ? NULL :
+			v = strcmp(cmd, "search") ? NULL :
+				opt_value("--commits", argc, argv, &i);
+			if (v) {
+				a->commits = whole_or_die("--commits", v, 2, MAX_COMMITS);
+				cur = NULL;
+				continue;
+			}
+			v = !strcmp(cmd, "level") ? NULL :
 				opt_value("--cand-boots", argc, argv, &i);
 			if (v) {
 				a->cand_boots = whole_or_die("--cand-boots", v, 1, 4);
@@ -1023,6 +1056,97 @@ static int cmd_sprt(struct args *a)
 	return rc;
 }
 
+/*
+ * The integer positions of list L, each from LO to HI: commits of a
+ * search.
+ */
+static int *positions_or_die(const struct list *l, int lo, int hi)
+{
+	int *p = calloc(l->n + 1, sizeof(*p)), i;
+
+	if (!p)
+		die("out of memory");
+	for (i = 0; i < l->n; i++) {
+		if (l->v[i] != floor(l->v[i]) || l->v[i] < lo || l->v[i] > hi)
+			die("-%c: '%g' is not a commit from %d to %d", l->flag,
+			    l->v[i], lo, hi);
+		p[i] = (int)l->v[i];
+	}
+	return p;
+}
+
+static int cmd_search(struct args *a)
+{
+	const struct list *g = &a->g, *b = &a->b, *c = &a->c, *at = &a->a;
+	const struct list *pg = &a->pool_g, *pb = &a->pool_b, *pc = &a->pool_c;
+	struct dec_pool pool;
+	struct dec_search q;
+	double *c1, *c2, *sv, span = 0, ss = 0, d;
+	int *pos, *skip, rc, i, k = a->cand_boots;
+
+	if (!a->commits)
+		die("search: --commits N (the commits from GOOD, 0, to BAD, N) is required");
+	need(g, 0);
+	need(b, 0);
+	need(c, 0);
+	need(pg, 0);
+	need(pb, 0);
+	need(pc, 0);
+	if (b->n != g->n || at->n != g->n || c->n != g->n * k)
+		die("search: -a has %d values, -g %d, -b %d, -c %d: a commit, one GOOD and one BAD per round, and %d of the candidate",
+		    at->n, g->n, b->n, c->n, k);
+	if (pg->n != pb->n)
+		die("search: -G has %d values, -B %d: one pair of end boots per round",
+		    pg->n, pb->n);
+	if (pc->n % 2)
+		die("search: -C has %d values: pairs of boots of one candidate in one round",
+		    pc->n);
+	if (a->alpha >= 0.2)
+		die("search: --alpha must be below 0.2");
+	pos = positions_or_die(at, 1, a->commits - 1);
+	skip = positions_or_die(&a->skip, 1, a->commits - 1);
+	c1 = calloc(pc->n / 2 + 1, sizeof(*c1));
+	c2 = calloc(pc->n / 2 + 1, sizeof(*c2));
+	sv = calloc(g->n + 1, sizeof(*sv));
+	if (!c1 || !c2 || !sv)
+		die("out of memory");
+	for (i = 0; i < pc->n / 2; i++) {
+		c1[i] = pc->v[2 * i];
+		c2[i] = pc->v[2 * i + 1];
+	}
+	for (i = 0; i < g->n; i++)
+		sv[i] = dec_round_s(g->v[i], b->v[i], c->v + i * k, k);
+	pool.g = pg->v;
+	pool.b = pb->v;
+	pool.c1 = c1;
+	pool.c2 = c2;
+	pool.m = pg->n;
+	pool.mc = pc->n / 2;
+	rc = dec_search(&pool, pos, sv, g->n, k, a->commits, skip, a->skip.n,
+			a->alpha, a->max_rounds, &q);
+	for (i = 0; i < pg->n; i++)
+		span += (log(pg->v[i]) - log(pb->v[i])) / pg->n;
+	for (i = 0; i < pg->n; i++) {
+		d = log(pg->v[i]) - log(pb->v[i]) - span;
+		ss += d * d;
+	}
+	for (i = 0; i < pool.mc; i++) {
+		d = log(c1[i]) - log(c2[i]);
+		ss += d * d;
+	}
+	d = pg->n - 1 + pool.mc > 0 ? sqrt(ss / (pg->n - 1 + pool.mc) / 2) : 0;
+	printf("verdict=%s n=%d budget=%d culprit=%d p_culprit=%s query=%d p_before=%s pool=%d cand_pairs=%d span_pct=%s sd_boot_pct=%s\n",
+	       verdict_name(rc), q.n, q.budget, q.culprit, FP(q.p_culprit),
+	       q.query, FP(q.p_before), pool.m, pool.mc,
+	       FPCT(100 * expm1(span)), FPCT(100 * d));
+	free(pos);
+	free(skip);
+	free(c1);
+	free(c2);
+	free(sv);
+	return rc;
+}
+
 static int cmd_level(struct args *a)
 {
 	struct dec_level q;
@@ -1170,6 +1294,10 @@ int main(int argc, char **argv)
 		parse_args(cmd, "gbcGBC", argc - 2, argv + 2, &args);
 		return cmd_sprt(&args);
 	}
+	if (!strcmp(cmd, "search")) {
+		parse_args(cmd, "agbcGBCs", argc - 2, argv + 2, &args);
+		return cmd_search(&args);
+	}
 	if (!strcmp(cmd, "detcmp")) {
 		parse_args(cmd, "ab", argc - 2, argv + 2, &args);
 		return cmd_detcmp(&args);
@@ -1182,7 +1310,7 @@ int main(int argc, char **argv)
 		parse_args(cmd, "c", argc - 2, argv + 2, &args);
 		return cmd_level(&args);
 	}
-	die("unknown command '%s' (summary, calibrate, judge, ends, effect, paired, place, sprt, detcmp, detplace, level)",
+	die("unknown command '%s' (summary, calibrate, judge, ends, effect, paired, place, sprt, search, detcmp, detplace, level)",
 	    cmd);
 	return EXIT_USAGE;
 }
