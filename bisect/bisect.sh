@@ -7,7 +7,7 @@
 #                  [-n START] [-i INC] [-N CAP] [-C CPUS] [-T TASKS] [-J JOBS]
 #                  [-k SAMPLES_PER_BOOT] [-w WARMUP] [-W WORKFILE] [-K BASE] [-c FRAGMENT]...
 #                  [-A CMD [-Y REGEX] [-D higher|lower]]
-#                  [-d auto|det|wall] [-P WORKERS] [-H HOSTS] [-R]
+#                  [-d auto|det|wall] [-P WORKERS] [-H HOSTS] [-S] [-R]
 #   -d (or PB_MODE) picks how time is measured. det: deterministic, the
 #   guest clock counts instructions (QEMU -icount; 2 vCPUs from QEMU 8.1
 #   on, else 1): a boot's figure depends on the kernel and its boot
@@ -69,6 +69,16 @@
 #   each step boots only the commit, once a round, until a test of its
 #   boots against the threshold decides (pbstat level, from 3 boots, 1%
 #   error each way over the looks), at most PB_ROUNDS_MAX boots.
+#   -S (--search): no steps; a probabilistic bisection of the first-parent
+#   line from GOOD to BAD (GOOD must be on it) in wall-clock rounds: each
+#   round boots the commit where the culprit is as likely before as after
+#   it, GOOD, BAD and that commit again, and every round, at whichever
+#   commit, is evidence (pbstat search), until one culprit holds 99.5%,
+#   at most PB_ROUNDS_MAX rounds for each halving of the line; then the
+#   culprit is confirmed against its parent in paired rounds. A commit that
+#   does not build or boot is left out. Simulated, it decides more
+#   bisects than the steps for 16% fewer boots (bench/README.md). Not with
+#   -x, -P, -H or -d det.
 #   A commit that builds the same kernel as one already judged (its changes
 #   are outside the build or only in comments: bisect/stages/same-kernel.sh) takes
 #   that verdict without a build or a boot; PB_SAME_KERNEL=0 measures all.
@@ -118,7 +128,7 @@ det_end_failed() {
 	last_words
 	pb_die "$3" "$1 (${2:0:12}) cannot be measured in deterministic mode (code $3); see $log"
 }
-field() { sed -n "s/.*\\b$1=\\([-0-9.]*\\).*/\\1/p" <<<"$2"; }
+field() { pb_field "$@"; }
 # The deterministic ends check: 2 boots of each end with the guest clock
 # counting instructions (their results are cached across time). BAD must be
 # slower than GOOD by more than the minimum effect plus eps, the boots'
@@ -370,8 +380,8 @@ parse_args() {
 	pb_is_uint "$rounds_max" && [ "$rounds_max" -ge 3 ] && [ "$rounds_max" -le 20 ] ||
 		pb_die "$PB_USAGE" "PB_ROUNDS_MAX='$rounds_max' is not a number of rounds from 3 to 20"
 	tree='' good='' bad='' threshold='' ends=8 start=4 inc=4 cap=12 min_effect=''
-	mopts=() mode=${PB_MODE:-auto} cpus='' tree_given='' restart=0 workers=1 hosts=''
-	while getopts t:g:b:x:E:e:n:i:N:C:T:J:k:w:W:K:c:A:Y:D:d:P:H:Rh opt; do
+	mopts=() mode=${PB_MODE:-auto} cpus='' tree_given='' restart=0 workers=1 hosts='' search=0
+	while getopts t:g:b:x:E:e:n:i:N:C:T:J:k:w:W:K:c:A:Y:D:d:P:H:SRh opt; do
 		case $opt in
 		t)
 			tree=$OPTARG
@@ -393,6 +403,7 @@ parse_args() {
 		P) workers=$OPTARG ;;
 		H) hosts=$OPTARG ;;
 		R) restart=1 ;;
+		S) search=1 ;;
 		T) mopts+=(-T "$OPTARG") ;;
 		J) mopts+=(-J "$OPTARG") ;;
 		k) mopts+=(-n "$OPTARG") ;;
@@ -429,9 +440,16 @@ parse_args() {
 	pb_is_number "${min_effect:-1}" && awk -v e="${min_effect:-1}" 'BEGIN { exit !(e > 0 && e < 100) }' ||
 		pb_die "$PB_USAGE" "minimum effect '$min_effect' is not a percentage above 0 and below 100 (-E)"
 	pb_check_mode "$mode" "${cpus:-1}"
+	if [ "$search" = 1 ]; then
+		[ -z "$threshold" ] || pb_die "$PB_USAGE" "-S searches without a threshold: drop -x $threshold"
+		[ "$workers" -eq 1 ] && [ -z "$hosts" ] || pb_die "$PB_USAGE" "-S boots one round at a time: drop -P and -H"
+		[ "$mode" != det ] || pb_die "$PB_USAGE" "-S searches in wall-clock rounds: use -d wall (or auto)"
+	fi
 	# auto with more vCPUs than deterministic mode supports is wall-clock.
 	det_why=''
-	if [ "$mode" = auto ] && [ "${PB_ACCEL:-}" = kvm ]; then
+	if [ "$mode" = auto ] && [ "$search" = 1 ]; then
+		mode=wall det_why="-S: the search runs in wall-clock rounds"
+	elif [ "$mode" = auto ] && [ "${PB_ACCEL:-}" = kvm ]; then
 		mode=wall det_why="PB_ACCEL=kvm: KVM runs in wall-clock mode"
 	elif [ "$mode" = auto ] && [ -n "$cpus" ] && ! { pb_is_uint "$cpus" && [ "$cpus" -le "$(pb_det_max_cpus)" ]; }; then
 		mode=wall det_why="-C $cpus: deterministic mode supports $(pb_det_max_cpus) vCPU(s) with this QEMU"
@@ -467,6 +485,12 @@ open_repo() {
 		git -C "$repo" cat-file -e "$bsha:kernel/sched/core.c" 2>/dev/null ||
 			pb_die "$PB_NOTKERNEL" "$repo is not a Linux kernel tree"
 	fi
+	# The search's line: the first parents from BAD back to GOOD.
+	if [ "$search" = 1 ]; then
+		mapfile -t sline < <(git -C "$repo" rev-list --first-parent --reverse "$gsha..$bsha")
+		[ ${#sline[@]} -ge 2 ] && [ "$(git -C "$repo" rev-parse "${sline[0]}^1" 2>/dev/null)" = "$gsha" ] ||
+			pb_die "$PB_USAGE" "-S: GOOD ($good) is not on BAD's first-parent line (git log --first-parent $bad), or BAD is its child: bisect without -S"
+	fi
 	pbstat=$(pb_tool pbstat) || exit
 }
 # state_key: the key of this bisect's saved state: its arguments, its
@@ -475,9 +499,12 @@ open_repo() {
 state_key() {
 	local idopts=("${mopts[@]}")
 	[ "$mode" = wall ] || idopts+=(-d det)
+	# A search keeps a state of its own; a bisect's key is unchanged.
+	local extra=()
+	[ "$search" = 0 ] || extra=(search=1)
 	pb_sha "$repo" "$gsha" "$bsha" "$(pb_measure_id "${PB_MEASURE:-$PB_TOP/bisect/measure.sh}" "${idopts[@]}")" \
 		"${mopts[@]}" "mode=$mode" "E=${min_effect:-default}" "x=$threshold" \
-		"e=$ends n=$start i=$inc N=$cap below=$rounds_below max=$rounds_max"
+		"e=$ends n=$start i=$inc N=$cap below=$rounds_below max=$rounds_max" "${extra[@]}"
 }
 # open_state: the saved state of this bisect, its lock and a run directory.
 open_state() {
@@ -534,7 +561,9 @@ check_ends() {
 	# A bisect that has started keeps the ends it was started with: running
 	# the same command again resumes it without measuring them again.
 	resume=0
-	[ -s "$state/ends.json" ] && [ -s "$state/bisect.log" ] && [ "$(jq -r '.mode // ""' "$state/ends.json")" != "" ] && resume=1
+	# (A search, -S, keeps its line instead of a bisect log.)
+	[ -s "$state/ends.json" ] && { [ -s "$state/bisect.log" ] || [ -s "$state/line" ]; } &&
+		[ "$(jq -r '.mode // ""' "$state/ends.json")" != "" ] && resume=1
 	if [ "$resume" = 1 ]; then
 		mode=$(jq -r .mode "$state/ends.json") det_why=$(jq -r '.mode_reason // ""' "$state/ends.json")
 		[ "$mode" = det ] && mopts=("${dmopts[@]}")
@@ -594,6 +623,8 @@ calibrate_wall() {
 	# hours. The answer is kept for a resumed run. A threshold given by the
 	# user turns rounds off.
 	[ -z "$threshold" ] && [ "$(ends_field rounds)" = 1 ] && rounds=true
+	# The search's evidence is rounds: its pool starts with the ends'.
+	[ "$search" = 1 ] && rounds=true
 	msg="no regression between GOOD and BAD: medians $gmed vs $bmed $unit, noise $noise%"
 	if [ "$sep" -ne 0 ]; then
 		if [ -n "$threshold" ] || ! awk -v e="$(field effect_pct "$cal")" 'BEGIN { exit !(e > 0) }'; then
@@ -738,6 +769,34 @@ run_bisect() {
 		pb_die "$PB_INTERNAL" "git bisect run stopped (exit $brc) without a culprit; see $log"
 	fi
 }
+# run_search: the search (-S, search.sh) instead of git bisect, on the
+# first-parent line from GOOD to BAD; a finished one reports again.
+run_search() {
+	local src
+	culprit='' undecided=''
+	if [ ! -s "$state/line" ]; then
+		printf '%s\n' "${sline[@]}" | pb_atomic_write "$state/line"
+	fi
+	: >>"$state/bisect.log" || pb_die "$PB_INTERNAL" "cannot write in $state"
+	pb_info "searching ${#sline[@]} commits of the first-parent line in rounds (at most $rounds_max rounds a halving)"
+	# In a process group of its own, as git bisect run (run_bisect).
+	export PB_BISECT_PID=$$
+	before=${!:-}
+	launching=1
+	setsid -w "$PB_TOP/bisect/stages/search.sh" "$state" -- "${mopts[@]}" >>"$log" &
+	child=$!
+	wait "$child"
+	src=$?
+	child='' launching=0
+	[ "$src" -eq "$PB_INTERRUPTED" ] && interrupted
+	result=$(cat "$state/search-result" 2>/dev/null)
+	case $src in
+	0) culprit=$(sed -n "$(field culprit "$result")p" "$state/line") ;;
+	1) undecided=$(sed -n "$(field culprit "$result")p" "$state/line") ;;
+	*) pb_die "$src" "the search stopped (code $src); see $log" ;;
+	esac
+	[ -n "$culprit$undecided" ] || pb_die "$PB_INTERNAL" "the search ended without a culprit ($result); see $log"
+}
 # confirm_culprit: the culprit against its parent, with fresh boots.
 confirm_culprit() {
 	# Confirm: measure the culprit and its parent once more and state the effect.
@@ -852,6 +911,10 @@ open_state
 trap interrupted INT TERM HUP QUIT
 check_ends
 calibrate_ends
-run_bisect
+if [ "$search" = 1 ]; then
+	run_search
+else
+	run_bisect
+fi
 confirm_culprit
 report

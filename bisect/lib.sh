@@ -381,6 +381,12 @@ pb_atomic_write() {
 	mv -f "$tmp" "$1" || pb_die "$PB_INTERNAL" "cannot write $1"
 }
 
+# pb_field KEY LINE: the number after KEY= in a pbstat line (empty when
+# it has none).
+pb_field() {
+	sed -n "s/.*\\b$1=\\([-0-9.]*\\).*/\\1/p" <<<"$2"
+}
+
 # pb_kernel_src [VERSION]: print the path of the imported linux-source-VERSION
 # git tree (default 6.1, the lab's).
 pb_kernel_src() {

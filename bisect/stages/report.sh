@@ -50,6 +50,9 @@ read -r gsha bsha <"$state/ends" || pb_die "$PB_INTERNAL" "no ends recorded in $
 	echo "$gsha good-end"
 	echo "$bsha bad-end"
 	sed -n 's/^git bisect \(good\|bad\|skip\) \([0-9a-f]\{40\}\)$/\2 \1/p' "$state/bisect.log"
+	# A search (bisect.sh -S): each commit it booted, on its side of
+	# the culprit.
+	cat "$state/search-verdicts" 2>/dev/null
 } | awk '!seen[$1]++' >"$run/measured"
 
 # kv: the key=value words of a pbstat line as an object, numbers as
@@ -95,7 +98,7 @@ mv -f "$run/results.jsonl.tmp" "$run/results.jsonl"
 threshold=$(jq .threshold "$ends")
 cal=$(jq -r .calibration "$ends")
 confirm=$(cat "$state/confirm" 2>/dev/null)
-field() { sed -n "s/.*\\b$1=\\([-0-9.]*\\).*/\\1/p" <<<"$2"; }
+field() { pb_field "$@"; }
 identical=false
 if [ -n "$culprit" ]; then
 	parent=$(git -C "$repo" rev-parse "$culprit^")
@@ -119,6 +122,8 @@ if [ -n "$culprit" ]; then
 	[ "$identical" = true ] && confirmed=false
 fi
 steps=$(grep -c '^git bisect \(good\|bad\|skip\) ' "$state/bisect.log")
+search_rounds=$(grep -c . "$state/search" 2>/dev/null)
+search_result=$(cat "$state/search-result" 2>/dev/null)
 # Builds done by this run (not taken from the image or results cache).
 touch "$run/builds.jsonl"
 builds=$(jq -s '[.[] | select(.cached | not) | .commit] | unique | length' "$run/builds.jsonl")
@@ -135,14 +140,16 @@ jq -n --arg culprit "$culprit" \
 	--arg noise_pct "$(field noise_pct "$cal")" --arg confirm "$confirm" \
 	--argjson identical "$identical" --argjson confirmed "$confirmed" --arg undecided "$undecided" \
 	--argjson hits "${hits:-0}" --argjson misses "${misses:-0}" --argjson boots "${boots:-0}" \
-	--argjson same_steps "${same_steps:-0}" \
+	--argjson same_steps "${same_steps:-0}" --argjson search_rounds "${search_rounds:-0}" \
+	--arg search "$search_result" \
 	--arg repo "$repo" --arg good "$gsha" --arg bad "$bsha" \
 	--arg mode "$(jq -r '.mode // "wall"' "$ends")" --arg mode_reason "$(jq -r '.mode_reason // ""' "$ends")" \
 	--argjson eps "$(jq '.eps_pct // null' "$ends")" \
 	--arg cmd "$cmd" --arg metric "$metric" --arg direction "$direction" --arg score_label "$label" \
 	"$kv_jq"'{culprit: (if $culprit == "" then null else $culprit end),
 	  culprit_subject: (if $culprit == "" then null else $culprit_subject end),
-	  steps: $steps, same_kernel_steps: $same_steps, builds: $builds, boots: $boots, ccache_hits: $hits,
+	  steps: $steps, same_kernel_steps: $same_steps,
+	  search: (if $search == "" then null else ($search | split(" ") | kv) + {rounds: $search_rounds} end), builds: $builds, boots: $boots, ccache_hits: $hits,
 	  ccache_misses: $misses, wall_s: $wall_s, threshold: $threshold,
 	  good_jpm: $good_jpm, bad_jpm: $bad_jpm, noise_pct: ($noise_pct | tonumber? // null),
 	  confirmation: $confirm, confirmation_stats: (if $confirm == "" then null else ($confirm | split(" ") | kv) end),
@@ -227,8 +234,14 @@ if [ -n "$culprit" ]; then
 	[ -n "$confirm" ] && echo "confirmation against its parent: $confirm"
 	[ "$identical" = true ] &&
 		pb_warn "the culprit's kernel image is identical to its parent's: the difference is noise or not in the kernel"
+elif [ -n "$search_result" ]; then
+	echo "undecided: no culprit reached 99.5% in $search_rounds rounds; the most likely, ${undecided:0:12}, is at $(field p_culprit "$search_result")"
 else
 	echo "undecided: the first bad commit is one of: $undecided"
 fi
-echo "threshold $threshold $label; $steps steps ($same_steps of them the same kernel as one judged before), $builds builds and $boots boots in this run, $wall s"
+[ -z "$search_result" ] ||
+	echo "search: $search_rounds rounds over $(grep -c . "$state/search-verdicts" 2>/dev/null) commits of the first-parent line of $(grep -c . "$state/line") (pbstat search)"
+done_what="$steps steps ($same_steps of them the same kernel as one judged before)"
+[ -z "$search_result" ] || done_what="$search_rounds search rounds"
+echo "threshold $threshold $label; $done_what, $builds builds and $boots boots in this run, $wall s"
 echo "results: $run (summary.json, results.jsonl, table.txt, jobs-per-min.svg)"

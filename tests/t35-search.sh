@@ -1,0 +1,137 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# t35-search.sh: bisect.sh -S, the search without steps (search.sh, pbstat
+# search), on toy histories with the stub measurement: the exact culprit
+# under boot-to-boot noise, confirmed in paired rounds; what it records;
+# a commit that does not build left out; resume after Ctrl-C; a gradual
+# slowdown never named; and bad input refused before anything is measured.
+set -u
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+export PB_MODE=wall PERFBISECT_HOME=$T_TMP/home PB_QUIET=1
+export PB_MEASURE=$T_TOP/tests/stub-measure.sh STUB_LOG=$T_TMP/calls
+b=$T_TOP/bisect
+latest=$PERFBISECT_HOME/runs/latest
+
+# toy DIR N SPEED_OF: a line of N commits after "start" (1000 jobs/min);
+# SPEED_OF I prints commit I's speed.
+toy() {
+	local dir=$1 n=$2 i
+	git init -q "$dir"
+	echo 1000 >"$dir/speed"
+	git -C "$dir" add speed
+	git -C "$dir" -c user.name=Toy -c user.email=toy@example.invalid commit -qm start
+	for i in $(seq 1 "$n"); do
+		"$3" "$i" >"$dir/speed"
+		echo "$i" >>"$dir/log"
+		git -C "$dir" add log
+		GIT_AUTHOR_DATE="@$((1600000000 + i * 60)) +0000" GIT_COMMITTER_DATE="@$((1600000000 + i * 60)) +0000" \
+			git -C "$dir" -c user.name=Toy -c user.email=toy@example.invalid commit -qam "toy: change $i"
+	done
+}
+# 20% slower from commit 23 of 40; commit 20, the search's first, does
+# not build in the second toy.
+step20() { if [ "$1" -ge 23 ]; then echo 800; else echo 1000; fi; }
+nobuild20() { if [ "$1" -eq 20 ]; then echo nobuild; else step20 "$1"; fi; }
+toy "$T_TMP/toy" 40 step20
+toy "$T_TMP/toynb" 40 nobuild20
+culprit=$(git -C "$T_TMP/toy" rev-parse HEAD~17)
+culpritnb=$(git -C "$T_TMP/toynb" rev-parse HEAD~17)
+is "$(git -C "$T_TMP/toy" log -1 --format=%s "$culprit")" "toy: change 23" "the toy's culprit is commit 23"
+# search TOY ENV...: bisect TOY from scratch with -S; sets rc, st (state).
+search() {
+	local t=$1
+	shift
+	rm -rf "$PERFBISECT_HOME/bisect" "$PERFBISECT_HOME/results"
+	: >"$STUB_LOG"
+	run_rc env "$@" "$b/bisect.sh" -S -t "$t" -g HEAD~40 -b HEAD
+	st=$(readlink -f "$latest/state")
+}
+
+# 20% slower under +-10% boot noise: the exact culprit, confirmed.
+search "$T_TMP/toy" STUB_BOOT_NOISE=0.1 STUB_SEED=1
+is "$rc:$(jq -r .culprit "$latest/summary.json")" "0:$culprit" "search, 20% under +-10% boot noise: the exact culprit"
+is "$(jq -r '[.confirmed, .search.verdict, .steps] | @tsv' "$latest/summary.json")" "true	bad	0" \
+	"summary.json: confirmed, the search's verdict, no git bisect steps"
+like "$(cat "$st/confirm")" '^in rounds: n=([3-9]|10) .*separated=1' "the culprit confirmed against its parent in paired rounds"
+rounds=$(grep -c . "$st/search")
+is "$(jq .search.rounds "$latest/summary.json"):$(jq .search.n "$latest/summary.json")" "$rounds:$rounds" \
+	"summary.json counts the search's rounds ($rounds)"
+awk -v p="$(jq .search.p_culprit "$latest/summary.json")" 'BEGIN { exit !(p >= 0.995) }' &&
+	pass "the culprit holds at least 99.5% of the posterior" || fail "the culprit holds at least 99.5% of the posterior"
+# Every round: 4 boots (the commit, GOOD, BAD, the commit), in the pool
+# as an end pair and a candidate pair after the ends check's pairs.
+ends_rounds=$(sed -n 's/^GOOD vs BAD in rounds: n=\([0-9]*\) .*/\1/p' "$latest/bisect.log" | tail -1)
+is "$(awk 'NF == 2' "$st/pool" | wc -l):$(awk '$1 == "c"' "$st/pool" | wc -l)" "$((ends_rounds + rounds)):$rounds" \
+	"the pool: the ends check's pairs and every round's end pair and candidate pair"
+is "$(grep -c '^search round [0-9]*: commit ' "$st/measure.log")" "$rounds" "measure.log: each round's boots"
+# The commits it booted, on their side of the culprit, each with the
+# search's last look at it.
+is "$(jq -s '[.[] | select(.role != "good-end" and .role != "bad-end")] |
+	all((.verdict == "good" and .position < 23) or (.verdict == "bad" and .position >= 23)) and
+	all(.decision.rule == "search" and (.decision.p_culprit | type) == "number")' "$latest/results.jsonl")" true \
+	"results.jsonl: every searched commit on its side of the culprit, with its search record"
+like "$(head -1 "$latest/progress.txt")" '^search round 1 \(at most 60\): commit 20 of 40, [0-9a-f]{12} toy: change 20 ' \
+	"progress: the first round boots the middle commit"
+like "$(cat "$T_TMP/out")" 'search: [0-9]+ search rounds|search: [0-9]+ rounds over [0-9]+ commits of the first-parent line of 40' \
+	"the report says what the search did"
+# Run again: the finished search reports its culprit again, booting only
+# the confirmation it has (nothing).
+: >"$STUB_LOG"
+run_rc env STUB_BOOT_NOISE=0.1 STUB_SEED=1 "$b/bisect.sh" -S -t "$T_TMP/toy" -g HEAD~40 -b HEAD
+is "$rc:$(jq -r .culprit "$latest/summary.json"):$(grep -c . "$STUB_LOG")" "0:$culprit:0" \
+	"run again: the same culprit from the saved search, no boot"
+
+# A commit that does not build is left out, and the search goes on.
+search "$T_TMP/toynb" STUB_BOOT_NOISE=0.05 STUB_SEED=2
+is "$rc:$(jq -r .culprit "$latest/summary.json")" "0:$culpritnb" "search, commit 20 does not build: the exact culprit"
+is "$(cat "$st/search-skip")" 20 "the commit that does not build is recorded as left out"
+is "$(awk '$1 == 20' "$st/search" | wc -l)" 0 "no round of the commit that does not build"
+like "$(cat "$T_TMP/err")" "[0-9a-f]{12} does not build or boot: the search leaves it out" "and says so (a warning)"
+
+# Ctrl-C in a round, then the same command: the rounds before it are
+# kept and the search ends at the same culprit.
+search "$T_TMP/toy" STUB_BOOT_NOISE=0.05 STUB_SEED=3 STUB_INTERRUPT_AT=30
+is "$rc" 10 "search: interrupted in a round (exit 10)"
+kept=$(grep -c . "$st/search")
+[ "$kept" -ge 1 ] && pass "the rounds before the interruption are kept ($kept)" ||
+	fail "the rounds before the interruption are kept ($kept)"
+run_rc env STUB_BOOT_NOISE=0.05 STUB_SEED=3 "$b/bisect.sh" -S -t "$T_TMP/toy" -g HEAD~40 -b HEAD
+is "$rc:$(jq -r .culprit "$latest/summary.json")" "0:$culprit" "search, resumed: the exact culprit"
+[ "$(grep -c . "$st/search")" -gt "$kept" ] && pass "resumed: the search went on from its kept rounds" ||
+	fail "resumed: the search went on from its kept rounds"
+
+# A slowdown spread over 8 commits (each 2.5% slower than the one
+# before) has no culprit: the search, at most 3 rounds a halving, ends
+# undecided or its culprit is not confirmed; it never names one.
+gradual() { echo $((1000 - 25 * $1)); }
+toy "$T_TMP/toyg" 8 gradual
+rm -rf "$PERFBISECT_HOME/bisect" "$PERFBISECT_HOME/results"
+run_rc env PB_ROUNDS_MAX=3 STUB_BOOT_NOISE=0.05 STUB_SEED=4 "$b/bisect.sh" -S -t "$T_TMP/toyg" -g HEAD~8 -b HEAD
+like "$rc" '^1[68]$' "a gradual slowdown: undecided or not confirmed (exit $rc), never a culprit"
+if [ "$rc" = 16 ]; then
+	like "$(cat "$T_TMP/out")" 'undecided: no culprit reached 99\.5% in [0-9]+ rounds; the most likely, [0-9a-f]{12}, is at 0\.[0-9]+' \
+		"undecided: the report names the most likely culprit and its posterior"
+fi
+
+# Bad input: one line, before anything is measured.
+: >"$STUB_LOG"
+for args in "-x 900" "-P 2" "-d det"; do
+	# shellcheck disable=SC2086
+	run_rc "$b/bisect.sh" -S -t "$T_TMP/toy" -g HEAD~40 -b HEAD $args
+	is "$rc:$(wc -l <"$T_TMP/err"):$(grep -c . "$STUB_LOG")" "2:1:0" "-S $args: refused in one line, nothing measured ($(cat "$T_TMP/err"))"
+done
+# GOOD on a branch merged into BAD, not on BAD's first-parent line.
+m=$T_TMP/merged
+toy "$m" 4 step20
+git -C "$m" checkout -q -b side HEAD~2
+echo side >"$m/side"
+git -C "$m" add side
+git -C "$m" -c user.name=Toy -c user.email=toy@example.invalid commit -qm "toy: side"
+git -C "$m" checkout -q -
+git -C "$m" -c user.name=Toy -c user.email=toy@example.invalid merge -q --no-edit side
+run_rc "$b/bisect.sh" -S -t "$m" -g side -b HEAD
+like "$rc:$(cat "$T_TMP/err")" "^2:bisect.sh: error: -S: GOOD \(side\) is not on BAD's first-parent line" \
+	"-S with GOOD off BAD's first-parent line: refused, with what to do"
+is "$(grep -c . "$STUB_LOG")" 0 "nothing measured for bad input"
+done_testing
