@@ -121,6 +121,9 @@ for args in "-x 900" "-P 2" "-d det"; do
 	run_rc "$b/bisect.sh" -S -t "$T_TMP/toy" -g HEAD~40 -b HEAD $args
 	is "$rc:$(wc -l <"$T_TMP/err"):$(grep -c . "$STUB_LOG")" "2:1:0" "-S $args: refused in one line, nothing measured ($(cat "$T_TMP/err"))"
 done
+# The long option is the same flag.
+run_rc "$b/perfbisect" bisect --search --threshold 900 -t "$T_TMP/toy" -g HEAD~40 -b HEAD
+like "$rc:$(cat "$T_TMP/err")" '^2:perfbisect bisect: error: -S searches without a threshold' "perfbisect bisect --search is -S"
 # GOOD on a branch merged into BAD, not on BAD's first-parent line.
 m=$T_TMP/merged
 toy "$m" 4 step20
