@@ -13,21 +13,13 @@ export PB_MEASURE=$T_TOP/tests/stub-measure.sh STUB_LOG=$T_TMP/calls
 b=$T_TOP/bisect
 latest=$PERFBISECT_HOME/runs/latest
 
-# toy DIR N SPEED_OF: a line of N commits after "start" (1000 jobs/min);
-# SPEED_OF I prints commit I's speed.
+# toy DIR N SPEED_OF: t_toy's line of N commits after "start" (1000
+# jobs/min), SPEED_OF I printing commit I's speed.
+speed_fn=''
+speed_of() { "$speed_fn" "$1"; }
 toy() {
-	local dir=$1 n=$2 i
-	git init -q "$dir"
-	echo 1000 >"$dir/speed"
-	git -C "$dir" add speed
-	git -C "$dir" -c user.name=Toy -c user.email=toy@example.invalid commit -qm start
-	for i in $(seq 1 "$n"); do
-		"$3" "$i" >"$dir/speed"
-		echo "$i" >>"$dir/log"
-		git -C "$dir" add log
-		GIT_AUTHOR_DATE="@$((1600000000 + i * 60)) +0000" GIT_COMMITTER_DATE="@$((1600000000 + i * 60)) +0000" \
-			git -C "$dir" -c user.name=Toy -c user.email=toy@example.invalid commit -qam "toy: change $i"
-	done
+	speed_fn=$3
+	t_toy "$1" "$2"
 }
 # 20% slower from commit 23 of 40; commit 20, the search's first, does
 # not build in the second toy.

@@ -154,6 +154,27 @@ static void pool_add(struct sim *s, double g, double b)
 	}
 }
 
+/* Add a round's two boots of one candidate to the pool's spread. */
+static void cand_pair_add(struct sim *s, double c1, double c2)
+{
+	if (s->o->cand_spread && s->mc < MAX_POOL) {
+		s->pool_c1[s->mc] = c1;
+		s->pool_c2[s->mc] = c2;
+		s->mc++;
+	}
+}
+
+/* The pool of the bisect so far, as the rules take it. */
+static struct dec_pool sim_pool(const struct sim *s)
+{
+	struct dec_pool pool = {
+		.g = s->pool_g, .b = s->pool_b, .c1 = s->pool_c1,
+		.c2 = s->pool_c2, .m = s->m, .mc = s->mc,
+	};
+
+	return pool;
+}
+
 /* Paired rounds of A against B (3 to R): is B slower by EFFECT%? */
 static int paired_rounds(struct sim *s, int a, int b, double effect, int pool,
 			 int max)
@@ -213,20 +234,12 @@ static int step(struct sim *s, int commit, int bad_end)
 		} else {
 			b[r] = s->pool_b[r];
 		}
-		if (k > 1 && s->o->cand_spread && s->mc < MAX_POOL) {
-			s->pool_c1[s->mc] = c[r * k];
-			s->pool_c2[s->mc] = c[r * k + 1];
-			s->mc++;
-		}
+		if (k > 1)
+			cand_pair_add(s, c[r * k], c[r * k + 1]);
 		s->rounds++;
 		s->boots += cached ? k : 2 + k;
 		if (s->o->rule == RULE_SPRT) {
-			pool.g = s->pool_g;
-			pool.b = s->pool_b;
-			pool.c1 = s->pool_c1;
-			pool.c2 = s->pool_c2;
-			pool.m = s->m;
-			pool.mc = s->mc;
+			pool = sim_pool(s);
 			v = dec_sprt(&pool, g, b, c, r + 1, k, DEC_SPRT_ALPHA,
 				     s->o->max_rounds, &q);
 		} else if (r + 1 >= DEC_PLACE_MIN) {
@@ -265,12 +278,7 @@ static int search(struct sim *s, int *found)
 
 	s->steps++;
 	for (r = 0;; r++) {
-		pool.g = s->pool_g;
-		pool.b = s->pool_b;
-		pool.c1 = s->pool_c1;
-		pool.c2 = s->pool_c2;
-		pool.m = s->m;
-		pool.mc = s->mc;
+		pool = sim_pool(s);
 		v = dec_search(&pool, at, sv, r, k, n, NULL, 0, DEC_SEARCH_ALPHA,
 			       s->o->max_rounds, &q);
 		if (v != DEC_MORE || r >= MAX_SEARCH)
@@ -281,11 +289,8 @@ static int search(struct sim *s, int *found)
 			c[j] = boot(s, q.query, drift);
 		b = boot(s, n, drift);
 		pool_add(s, g, b);
-		if (k > 1 && s->o->cand_spread && s->mc < MAX_POOL) {
-			s->pool_c1[s->mc] = c[0];
-			s->pool_c2[s->mc] = c[1];
-			s->mc++;
-		}
+		if (k > 1)
+			cand_pair_add(s, c[0], c[1]);
 		at[r] = q.query;
 		sv[r] = dec_round_s(g, b, c, k);
 		s->rounds++;
