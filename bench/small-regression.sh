@@ -43,46 +43,22 @@ tmp=$(mktemp -d) || exit
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 10' INT TERM
 
-# one NAME BAD WANT I: one bisect of good..BAD from nothing; prints
-# "wall_s answer" and a table line.
-one() {
-	local name=$1 bad=$2 want=$3 i=$4 start=$SECONDS rc run found answer before
-	before=$(readlink -f "$PERFBISECT_HOME/runs/latest" 2>/dev/null)
-	PB_RESULTS=$tmp/results-$name-$i "$top/bisect/bisect.sh" -t "$lab" -g good -b "$bad" -d "$mode" "${opts[@]}" \
-		>"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	run=$(readlink -f "$PERFBISECT_HOME/runs/latest" 2>/dev/null)
-	[ "$run" != "$before" ] || run=''
-	found=$(jq -r '.culprit // empty' "${run:-/nonexistent}/summary.json" 2>/dev/null)
-	if [ "$rc" -eq 0 ] && [ "$found" = "$want" ]; then
-		answer=right
-	elif [ "$rc" -eq 0 ]; then
-		answer="WRONG (${found:0:12})"
-	else
-		answer="no culprit: $(tail -1 "$tmp/err" | cut -c1-110)"
-	fi
-	printf '%-6s %4s %7s %5s %-5s %s\n' "$name" "$i" $((SECONDS - start)) "$rc" \
-		"$(jq -r '.mode // "-"' "${run:-/nonexistent}/summary.json" 2>/dev/null || echo -)" "$answer" >>"$tmp/table"
-	tail -1 "$tmp/table" >&2
-	# The next run must not resume this one.
-	[ -n "$run" ] && [ -L "$run/state" ] && rm -rf "$(readlink -f "$run/state")"
-	echo "$((SECONDS - start)) $answer"
-}
-
 {
 	echo "# bench/small-regression.sh on $(hostname), $(date -u '+%F %T UTC'); $(nproc) cores; mode $mode; $(pb_det_id)${opts[*]:+; ${opts[*]}}"
-	printf '%-6s %4s %7s %5s %-5s %s\n' what run wall_s exit mode answer
+	printf '%-6s %4s %7s %5s %-5s %5s %s\n' what run wall_s exit mode boots answer
 } >"$tmp/table"
 tee -a "$out" <"$tmp/table"
 right=0 walls=()
 for ((i = 1; i <= runs; i++)); do
-	read -r w a < <(one small "$small_bad" "$(jq -r .small.culprit "$desc")" "$i")
+	read -r w _ a < <(pb_bench_bisect "$tmp" small "$(jq -r .small.culprit "$desc")" "$i" \
+		-t "$lab" -g good -b "$small_bad" -d "$mode" "${opts[@]}")
 	walls+=("$w")
 	[ "$a" = right ] && right=$((right + 1))
 done
 lab_w=-
 if [ "$lab_run" = 1 ]; then
-	read -r lab_w _ < <(one lab bad "$(jq -r .culprit "$desc")" 1)
+	read -r lab_w _ < <(pb_bench_bisect "$tmp" lab "$(jq -r .culprit "$desc")" 1 \
+		-t "$lab" -g good -b bad -d "$mode" "${opts[@]}")
 fi
 med=$(pb_median "${walls[@]}")
 ratio=-

@@ -136,6 +136,37 @@ pb_scratch() {
 	echo "$d"
 }
 
+# pb_bench_bisect DIR NAME WANT RUN ARG...: one bisect.sh ARG... for a
+# bench script, from an empty results cache (DIR/results-NAME-RUN) and no
+# saved state (the run's state is removed afterwards, so that the next one
+# does not resume it). Appends "NAME RUN WALL_S EXIT MODE BOOTS ANSWER" to
+# DIR/table, shows that line on stderr, and prints "WALL_S BOOTS ANSWER";
+# ANSWER is "right" when the bisect exits 0 naming WANT.
+pb_bench_bisect() {
+	local dir=$1 name=$2 want=$3 i=$4 start=$SECONDS rc run found answer before wall
+	shift 4
+	before=$(readlink -f "$PERFBISECT_HOME/runs/latest" 2>/dev/null)
+	PB_RESULTS=$dir/results-$name-$i "$PB_TOP/bisect/bisect.sh" "$@" >"$dir/out" 2>"$dir/err"
+	rc=$?
+	wall=$((SECONDS - start))
+	run=$(readlink -f "$PERFBISECT_HOME/runs/latest" 2>/dev/null)
+	[ "$run" != "$before" ] || run=/nonexistent
+	found=$(jq -r '.culprit // empty' "$run/summary.json" 2>/dev/null)
+	if [ "$rc" -eq 0 ] && [ "$found" = "$want" ]; then
+		answer=right
+	elif [ "$rc" -eq 0 ]; then
+		answer="WRONG (${found:0:12})"
+	else
+		answer="no culprit: $(tail -1 "$dir/err" | cut -c1-110)"
+	fi
+	printf '%-6s %4s %7s %5s %-5s %5s %s\n' "$name" "$i" "$wall" "$rc" \
+		"$(jq -r '.mode // "-"' "$run/summary.json" 2>/dev/null || echo -)" \
+		"$(jq -r '.boots // "-"' "$run/summary.json" 2>/dev/null || echo -)" "$answer" >>"$dir/table"
+	tail -1 "$dir/table" >&2
+	[ -L "$run/state" ] && rm -rf "$(readlink -f "$run/state")"
+	echo "$wall $(tail -1 "$dir/table" | awk '{ print $6 }') $answer"
+}
+
 # pb_die CODE MESSAGE...: print "prog: error: MESSAGE" on stderr and exit CODE.
 pb_die() {
 	local code=$1
