@@ -96,9 +96,13 @@ ci_level=$(awk -v a="$PB_ROUNDS_ALPHA" 'BEGIN { print 100 * (1 - a) }')
 
 # Helpers.
 
-# significant A B: a rank test on A vs B values can reach p < 0.05.
+# significant A B: a rank test on A values against B can reach p < 0.05
+# (pbstat ends: enough; the values do not matter).
 significant() {
-	awk -v a="$1" -v b="$2" 'BEGIN { c = 1; for (i = 1; i <= a; i++) c = c * (b + i) / i; exit !(c > 20) }'
+	local ones
+	ones=$(printf '1 %.0s' $(seq "$2"))
+	# shellcheck disable=SC2086 # $ones: one word per value
+	[ "$(field enough "$("$pbstat" ends --start "$1" -g $ones -b $ones)")" = 1 ]
 }
 # last_words: show the last lines of the log, where a measurement that
 # stops the bisect said why (a --metric that matches nothing, say).
@@ -435,6 +439,7 @@ parse_args() {
 	[ -z "$tree" ] && { [ -n "$good" ] || [ -n "$bad" ]; } &&
 		pb_die "$PB_USAGE" "-g and -b name revisions of -t TREE: give the tree too (without -t, the lab's good and bad)"
 	[ "$cap" -ge "$start" ] || pb_die "$PB_USAGE" "the sample cap ($cap) is below the start ($start)"
+	pbstat=$(pb_tool pbstat) || exit
 	significant "$start" "$ends" ||
 		pb_die "$PB_USAGE" "$start samples per step against $ends per end can never be significant; raise -n or -e"
 	pb_is_number "${min_effect:-1}" && awk -v e="${min_effect:-1}" 'BEGIN { exit !(e > 0 && e < 100) }' ||

@@ -64,6 +64,15 @@ expect 2 "front door: unknown command" "$b/perfbisect" frobnicate
 # boots, in every mode (a typo must not silently mean "unsalted").
 PB_SALT=2 expect 2 "bisect: PB_SALT neither 0 nor 1" "$b/bisect.sh" -t "$toy" -g HEAD -b HEAD -d wall
 like "$(cat "$T_TMP/err")" "PB_SALT='2'" "bisect: the error names PB_SALT's value"
+# A step's samples that no rank test against the ends could ever find
+# significant (pbstat ends: enough) are refused before anything is built.
+expect 2 "bisect: 2 samples a step against 3 an end can never be significant" \
+	"$b/bisect.sh" -t "$toy" -g HEAD -b HEAD -d wall -n 2 -N 2 -e 3
+like "$(cat "$T_TMP/err")" "can never be significant" "bisect: the error says why -n 2 -e 3 is refused"
+expect 2 "bisect: 1 sample a step against 19 an end can never be significant" \
+	"$b/bisect.sh" -t "$toy" -g HEAD -b HEAD -d wall -n 1 -N 1 -e 19
+expect 12 "bisect: 1 sample a step against 20 an end can be (p 1/21): on to the ends" \
+	"$b/bisect.sh" -t "$toy" -g HEAD -b HEAD -d wall -n 1 -N 1 -e 20
 PB_SALT=yes expect 2 "validate: PB_SALT neither 0 nor 1" "$b/validate.sh" -t "$toy" "$T_TMP/bz"
 PB_SALT=' 1' expect 2 "reproduce: PB_SALT neither 0 nor 1" "$b/reproduce.sh" -t "$toy" -d det HEAD HEAD
 PB_SALT=1x expect 2 "samples: PB_SALT neither 0 nor 1" "$b/stages/samples.sh" -n 1 "$toy" HEAD

@@ -161,11 +161,11 @@ is "$(field clear judge -g 100 102 98 101 -b 40 41 39 40 -c 49 49.5 48.5)" 0 \
 	"judge, candidate at 0.22 of the span: bad, but not clear (the side is 0.2, not 0.25)"
 
 # --- ends --------------------------------------------------------------
-check 0 "good_median=100 bad_median=50 ratio=2 large=1 reuse=0 apart=1 rounds=1 early=0" \
+check 0 "good_median=100 bad_median=50 ratio=2 large=1 reuse=0 apart=1 rounds=1 early=0 enough=0" \
 	"ends, GOOD twice BAD: large, not enough to reuse" ends -g 100 99 101 -b 50 49 51
-check 0 "good_median=100 bad_median=50.5 ratio=1.9802 large=0 reuse=0 apart=1 rounds=1 early=0" \
+check 0 "good_median=100 bad_median=50.5 ratio=1.9802 large=0 reuse=0 apart=1 rounds=1 early=0 enough=0" \
 	"ends, GOOD 1.98 times BAD: not large" ends -g 100 -b 50.5
-check 0 "good_median=100 bad_median=40 ratio=2.5 large=1 reuse=1 apart=1 rounds=1 early=0" \
+check 0 "good_median=100 bad_median=40 ratio=2.5 large=1 reuse=1 apart=1 rounds=1 early=0 enough=0" \
 	"ends, GOOD 2.5 times BAD: may reuse recent ends" ends -g 100 -b 40
 # apart: every GOOD sample above every BAD one; rounds: always, or below
 # --rounds-below times BAD; early: not rounds, large, apart, and --start
@@ -182,6 +182,13 @@ is "$(field early ends --rounds-below 2.1 --start 4 -g 100 99 101 -b 50 49 51)" 
 is "$(field early ends --rounds-below 1.5 --start 4 -g 100 99 101 -b 50 49 102)" 0 "ends: not early when not apart"
 is "$(field early ends --rounds-below 1.5 --start 4 -g 100 99 101 -b 51 50 52)" 0 "ends: not early below twice BAD"
 is "$(field early ends --start 4 -g 100 99 101 -b 50 49 51)" 0 "ends: not early without --rounds-below (always rounds)"
+is "$(field enough ends --start 4 -g 100 99 101 -b 50 49 51 48)" 1 "ends: enough, 4 a step against the fewer side's 3 (p 1/35)"
+is "$(field enough ends --start 3 -g 100 99 101 -b 50 49 51)" 0 "ends: not enough, 3 a step against 3 (p 1/20 is not below 0.05)"
+is "$(field enough ends --start 2 -g 1 1 1 1 1 1 1 1 -b 1 1 1 1 1 1 1 1)" 1 "ends: enough, 2 a step against 8 (p 1/45)"
+is "$(field enough ends --start 1 -g 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 -b 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1)" 0 \
+	"ends: not enough, 1 a step against 19 (p 1/20)"
+is "$(field enough ends --start 1 -g 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 -b 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1)" 1 \
+	"ends: enough, 1 a step against 20 (p 1/21)"
 usage "ends without BAD: -b" ends -g 100
 usage "ends --start 0" ends --start 0 -g 100 -b 50
 usage "ends --rounds-below 0" ends --rounds-below 0 -g 100 -b 50

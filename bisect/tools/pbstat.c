@@ -69,7 +69,8 @@
  *	when ratio < R; early = the calibration may stop at these samples:
  *	not rounds, large, apart, and --start N samples of a candidate
  *	against the fewer side's can reach a rank p below 0.05 (0 without
- *	--start). Exit 0.
+ *	--start); enough = that last condition alone (bisect.sh refuses a
+ *	-n that can never reach it). Exit 0.
  *
  * effect (B relative to A, each >= 2 samples, all positive):
  *	ratio = med_b / med_a, delta_pct = 100 * (ratio - 1)
@@ -878,9 +879,9 @@ static int cmd_ends(struct args *a)
 	rounds = !a->rounds_below || mg < a->rounds_below * mb;
 	fewest = a->g.n < a->b.n ? a->g.n : a->b.n;
 	enough = a->start && min_p(a->start, fewest) < DEF_ALPHA;
-	printf("good_median=%s bad_median=%s ratio=%s large=%d reuse=%d apart=%d rounds=%d early=%d\n",
+	printf("good_median=%s bad_median=%s ratio=%s large=%d reuse=%d apart=%d rounds=%d early=%d enough=%d\n",
 	       F(mg), F(mb), F(mg / mb), large, mg >= REUSE_RATIO * mb,
-	       apart, rounds, !rounds && large && apart && enough);
+	       apart, rounds, !rounds && large && apart && enough, enough);
 	return 0;
 }
 
