@@ -426,13 +426,13 @@ usage "place with 2 rounds: required" place -g 100 100 -b 50 50 -c 70 70
 # Two commits (culprit 1 or 2), one round at commit 1: the posterior odds
 # of culprit 2 are the sprt's likelihood ratio above, e^6.8779, so
 # p_culprit = 1 / (1 + e^-6.8779) = 0.998971, above 1 - 0.005: bad.
-check 1 "verdict=bad n=1 budget=10 culprit=2 p_culprit=0.998971 query=1 p_before=0.001029 pool=4 cand_pairs=0 span_pct=101.375 sd_boot_pct=5.774" \
+check 1 "verdict=bad n=1 budget=10 culprit=2 p_culprit=0.998971 query=1 p_before=0.001029 culprits=2 pool=4 cand_pairs=0 span_pct=101.375 sd_boot_pct=5.774" \
 	"search, 2 commits, commit 1 at GOOD's level: the culprit is 2, with the sprt's odds" \
 	search --commits 2 -G "${PG[@]}" -B "${PB[@]}" -a 1 -g 100 -b "$b7" -c 100
 # Eight commits, commit 4 at BAD's level: culprits 1-4 share those odds
 # (0.998971 / 4 = 0.249743 each), and the next commit is 2, where
 # P(culprit <= 2) = 0.499485 is nearest one half.
-check 4 "verdict=more n=1 budget=30 culprit=1 p_culprit=0.249743 query=2 p_before=0.499485 pool=4 cand_pairs=0 span_pct=101.375 sd_boot_pct=5.774" \
+check 4 "verdict=more n=1 budget=30 culprit=1 p_culprit=0.249743 query=2 p_before=0.499485 culprits=8 pool=4 cand_pairs=0 span_pct=101.375 sd_boot_pct=5.774" \
 	"search, 8 commits, commit 4 at BAD's level: the culprit is 1-4, boot 2 next" \
 	search --commits 8 -G "${PG[@]}" -B "${PB[@]}" -a 4 -g 100 -b "$b7" -c "$b7"
 is "$(field culprit search --commits 8 -G "${PG[@]}" -B "${PB[@]}" -a 4 -g 100 -b "$b7" -c 100):$(field query search --commits 8 -G "${PG[@]}" -B "${PB[@]}" -a 4 -g 100 -b "$b7" -c 100)" 5:6 \
@@ -450,13 +450,27 @@ awk -v a="$(field p_culprit search --commits 2 "${lean[@]:0:10}" -a 1 -g 100 -b 
 # No rounds yet: every culprit alike, the middle commit first; a commit
 # that did not build is never asked for; none left to boot, or the
 # budget (R rounds a halving) spent: unsure.
-check 4 "verdict=more n=0 budget=30 culprit=1 p_culprit=0.125 query=4 p_before=0.5 pool=4 cand_pairs=0 span_pct=101.375 sd_boot_pct=5.774" \
+check 4 "verdict=more n=0 budget=30 culprit=1 p_culprit=0.125 query=4 p_before=0.5 culprits=8 pool=4 cand_pairs=0 span_pct=101.375 sd_boot_pct=5.774" \
 	"search, no rounds: boot the middle commit" search --commits 8 -G "${PG[@]}" -B "${PB[@]}"
 is "$(field query search --commits 8 -s 4 -G "${PG[@]}" -B "${PB[@]}")" 3 "search, the middle commit skipped: the nearest below it"
 is "$(field verdict search --commits 3 -s 1 2 -G "${PG[@]}" -B "${PB[@]}")" unsure "search, every commit skipped: unsure"
-check 3 "verdict=unsure n=1 budget=1 culprit=1 p_culprit=0.5 query=1 p_before=0.5 pool=4 cand_pairs=0 span_pct=101.375 sd_boot_pct=5.774" \
+check 3 "verdict=unsure n=1 budget=1 culprit=1 p_culprit=0.5 query=1 p_before=0.5 culprits=2 pool=4 cand_pairs=0 span_pct=101.375 sd_boot_pct=5.774" \
 	"search, one round halfway, budget 1 round: unsure" \
 	search --commits 2 --max-rounds 1 -G "${PG[@]}" -B "${PB[@]}" -a 1 -g 100 -b "$b7" -c 70.4688089718
+# Commits that build their parent's kernel (-z) are no culprit: with 2
+# and 3 out, culprits 1 and 4 share the odds of BAD's level, each
+# 1 / (2 + 4 e^-6.8779) = 0.498972, and commit 1 is asked next (2 and 3
+# split the same way, and build its kernel); the budget is 3 halvings
+# of the 6 culprits left.
+check 4 "verdict=more n=1 budget=30 culprit=1 p_culprit=0.498972 query=1 p_before=0.498972 culprits=6 pool=4 cand_pairs=0 span_pct=101.375 sd_boot_pct=5.774" \
+	"search, commits 2 and 3 build commit 1's kernel: culprit 1 or 4, boot 1 next" \
+	search --commits 8 -G "${PG[@]}" -B "${PB[@]}" -a 4 -g 100 -b "$b7" -c "$b7" -z 2 3
+is "$(field query search --commits 8 -G "${PG[@]}" -B "${PB[@]}" -z 5 6 7 8)" 2 \
+	"search, no rounds, 5-8 build their parents' kernels: the middle of 1-4"
+is "$(field verdict search --commits 8 -G "${PG[@]}" -B "${PB[@]}" -z 1 2 3 4 6 7 8):$(field culprit search --commits 8 -G "${PG[@]}" -B "${PB[@]}" -z 1 2 3 4 6 7 8)" bad:5 \
+	"search, one commit changes the kernel: it is the culprit without a round"
+is "$(field culprits search --commits 3 -G "${PG[@]}" -B "${PB[@]}" -z 1 2 3)" 3 \
+	"search, -z naming every commit is ignored (GOOD and BAD differ)"
 # Below 3 end pairs, no answer however clear the rounds.
 is "$(field verdict search --commits 2 -G 100 100 -B "$b7" "$b7" -a 1 -g 100 -b "$b7" -c 100)" more \
 	"search, 2 end pairs: no answer yet"
@@ -466,6 +480,8 @@ usage "search, a commit that is no whole number: 2.5" search --commits 8 -a 2.5 
 usage "search, a round without its commit: -a" search --commits 8 -a 2 -g 100 100 -b "$b7" "$b7" -c 100 100
 usage "search, --alpha 0.3: 0.2" search --commits 8 --alpha 0.3
 usage "search, --commits 1: --commits" search --commits 1
+usage "search, -z past BAD: 9" search --commits 8 -z 9
+usage "search, -z at GOOD: 0" search --commits 8 -z 0
 
 # --- bad input ---------------------------------------------------------
 usage "non-numeric abc" summary 1 2 abc

@@ -63,7 +63,7 @@ is "$(jq -s '[.[] | select(.role != "good-end" and .role != "bad-end")] |
 	all((.verdict == "good" and .position < 23) or (.verdict == "bad" and .position >= 23)) and
 	all(.decision.rule == "search" and (.decision.p_culprit | type) == "number")' "$latest/results.jsonl")" true \
 	"results.jsonl: every searched commit on its side of the culprit, with its search record"
-like "$(head -1 "$latest/progress.txt")" '^search round 1 \(at most 60\): commit 20 of 40, [0-9a-f]{12} toy: change 20 ' \
+like "$(grep -m1 '^search round' "$latest/progress.txt")" '^search round 1 \(at most 60\): commit 20 of 40, [0-9a-f]{12} toy: change 20 ' \
 	"progress: the first round boots the middle commit"
 like "$(cat "$T_TMP/out")" 'search: [0-9]+ search rounds|search: [0-9]+ rounds over [0-9]+ commits of the first-parent line of 40' \
 	"the report says what the search did"
@@ -80,6 +80,58 @@ is "$rc:$(jq -r .culprit "$latest/summary.json")" "0:$culpritnb" "search, commit
 is "$(cat "$st/search-skip")" 20 "the commit that does not build is recorded as left out"
 is "$(awk '$1 == 20' "$st/search" | wc -l)" 0 "no round of the commit that does not build"
 like "$(cat "$T_TMP/err")" "[0-9a-f]{12} does not build or boot: the search leaves it out" "and says so (a warning)"
+
+# Commits that only change a comment in a C file build their parent's
+# kernel (same-kernel.sh): none can be the culprit, and the search boots
+# none of them. ctoy DIR N SPEED_OF CHANGES: commit I changes the speed
+# file and a log (a new kernel) when it matches the regex CHANGES, else
+# only a comment in x.c.
+ctoy() {
+	local i
+	git init -q "$1"
+	echo 1000 >"$1/speed"
+	printf 'int x; /* 0 */\n' >"$1/x.c"
+	git -C "$1" add speed x.c
+	git -C "$1" -c user.name=Toy -c user.email=toy@example.invalid commit -qm start
+	for i in $(seq 1 "$2"); do
+		if [[ $i =~ $4 ]]; then
+			"$3" "$i" >"$1/speed"
+			echo "$i" >>"$1/log"
+			git -C "$1" add log
+		else
+			printf 'int x; /* %d */\n' "$i" >"$1/x.c"
+		fi
+		git -C "$1" -c user.name=Toy -c user.email=toy@example.invalid commit -qam "toy: change $i"
+	done
+}
+step11() { if [ "$1" -ge 11 ]; then echo 800; else echo 1000; fi; }
+ctoy "$T_TMP/toyc" 16 step11 '[13579]$'
+rm -rf "$PERFBISECT_HOME/bisect" "$PERFBISECT_HOME/results"
+run_rc env STUB_BOOT_NOISE=0.05 STUB_SEED=5 "$b/bisect.sh" -S -t "$T_TMP/toyc" -g HEAD~16 -b HEAD
+st=$(readlink -f "$latest/state")
+is "$rc:$(jq -r .culprit "$latest/summary.json")" "0:$(git -C "$T_TMP/toyc" rev-parse HEAD~5)" \
+	"search, even commits change only a comment: the exact culprit, commit 11"
+is "$(paste -sd' ' "$st/search-same")" "2 4 6 8 10 12 14 16" "search-same: the commits that build their parent's kernel"
+is "$(awk '$1 % 2 == 0' "$st/search" | wc -l):$(jq .search.culprits "$latest/summary.json")" 0:8 \
+	"no round boots one of them; 8 culprits were possible"
+like "$(cat "$latest/progress.txt")" 'search: 8 of the 16 commits build their parent.s kernel: none of them is the culprit' \
+	"progress says how many commits were left out as culprits"
+# Only commit 3 changes the kernel: it is the culprit without a search
+# round, and still confirmed against its parent in paired rounds.
+step3() { if [ "$1" -ge 3 ]; then echo 800; else echo 1000; fi; }
+ctoy "$T_TMP/toy1" 6 step3 '^3$'
+rm -rf "$PERFBISECT_HOME/bisect" "$PERFBISECT_HOME/results"
+run_rc env STUB_BOOT_NOISE=0.05 STUB_SEED=6 "$b/bisect.sh" -S -t "$T_TMP/toy1" -g HEAD~6 -b HEAD
+st=$(readlink -f "$latest/state")
+is "$rc:$(jq -r .culprit "$latest/summary.json"):$(grep -c . "$st/search")" "0:$(git -C "$T_TMP/toy1" rev-parse HEAD~3):0" \
+	"one commit changes the kernel: the culprit without a search round"
+like "$(cat "$st/confirm")" 'separated=1' "and confirmed against its parent in paired rounds"
+# PB_SAME_KERNEL=0 counts every commit as a change.
+rm -rf "$PERFBISECT_HOME/bisect" "$PERFBISECT_HOME/results"
+run_rc env PB_SAME_KERNEL=0 STUB_BOOT_NOISE=0.05 STUB_SEED=6 "$b/bisect.sh" -S -t "$T_TMP/toy1" -g HEAD~6 -b HEAD
+st=$(readlink -f "$latest/state")
+is "$rc:$(grep -c . "$st/search-same"):$(jq -r .culprit "$latest/summary.json")" "0:0:$(git -C "$T_TMP/toy1" rev-parse HEAD~3)" \
+	"PB_SAME_KERNEL=0: no commit left out, the same culprit from search rounds"
 
 # Ctrl-C in a round, then the same command: the rounds before it are
 # kept and the search ends at the same culprit.

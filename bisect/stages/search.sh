@@ -11,7 +11,10 @@
 # (the end pairs so far and "c C1 C2" candidate pairs). Kept there:
 # search (a line a round: INDEX SHA GOOD BAD C1 C2), search-skip (commits
 # that did not build or boot), search-result (pbstat search's last line),
-# search-verdicts (SHA good|bad|searched, for the report) and decisions.
+# search-verdicts (SHA good|bad|searched, for the report), decisions, and
+# search-same: the commits (by index) that build their parent's kernel
+# (same-kernel.sh: comments, files outside the build), none of which can
+# be the culprit; PB_SAME_KERNEL=0 counts every commit as a change.
 # Exit 0: a culprit holds 99.5% (search-result: culprit=INDEX); 1: no
 # answer within PB_ROUNDS_MAX rounds a halving (undecided); 10:
 # interrupted; another code: a failure, said on stderr.
@@ -59,11 +62,28 @@ look() {
 	mapfile -t skip < <(grep . "$state/search-skip")
 	result=$("$pbstat" search --commits "$n" --cand-boots 2 --max-rounds "$rounds_max" \
 		-a "${at[@]}" -g "${g[@]}" -b "${b[@]}" -c "${c[@]}" \
-		-G "${pg[@]}" -B "${pb[@]}" -C "${pc[@]}" -s "${skip[@]}" 2>&1)
+		-G "${pg[@]}" -B "${pb[@]}" -C "${pc[@]}" -s "${skip[@]}" -z "${same[@]}" 2>&1)
 	rc=$?
 	verdict=$(pb_verdict "$rc") || pb_die "$PB_INTERNAL" "pbstat search failed: $result"
 	query=$(pb_field query "$result") culprit=$(pb_field culprit "$result") p=$(pb_field p_culprit "$result")
 	rounds=${#at[@]}
+}
+# find_same: the commits of the line that build their parent's kernel,
+# into search-same (kept for a resumed search; nothing is built).
+find_same() {
+	local i why
+	[ -f "$state/search-same" ] && return 0
+	say "search: which of the $n commits build their parent's kernel (comments, files outside the build)?"
+	: >"$state/search-same.part" || pb_die "$PB_INTERNAL" "cannot write in $state"
+	for ((i = 1; i <= n; i++)); do
+		[ "${PB_SAME_KERNEL:-1}" != 0 ] || break
+		why=$("$PB_TOP/bisect/stages/same-kernel.sh" "$repo" "$(sha_of $((i - 1)))" "$(sha_of "$i")" 2>>"$log") &&
+			{ echo "$i" >>"$state/search-same.part" || pb_die "$PB_INTERNAL" "cannot write in $state"; }
+		echo "search: commit $i against its parent: $why" >>"$log"
+	done
+	# Only a finished list counts: an interrupted one is made again.
+	mv -f "$state/search-same.part" "$state/search-same" || pb_die "$PB_INTERNAL" "cannot write $state/search-same"
+	say "search: $(grep -c . "$state/search-same") of the $n commits build their parent's kernel: none of them is the culprit"
 }
 # boot VAR SHA: one fresh boot of SHA (it joins the results cache as
 # history); its median into VAR. Returns 125 when SHA does not build or
@@ -89,6 +109,8 @@ verdicts() {
 }
 
 mopts=("$@")
+find_same
+mapfile -t same < <(grep . "$state/search-same")
 look
 while [ "$verdict" = more ]; do
 	sha=$(sha_of "$query")

@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "decide.h"
 
@@ -459,40 +460,55 @@ double dec_round_s(double g, double b, const double *c, int k)
  * ratio is; the culprits differ only in S_J. Below DEC_SPRT_MIN_POOL end
  * pairs there is no answer yet: the next commit is the middle one.
  */
-static int skipped(const int *skip, int nskip, int j)
+static int listed(const int *l, int nl, int j)
 {
 	int i;
 
-	for (i = 0; i < nskip; i++)
-		if (skip[i] == j)
+	for (i = 0; i < nl; i++)
+		if (l[i] == j)
 			return 1;
 	return 0;
 }
 
 int dec_search(const struct dec_pool *pool, const int *at, const double *s,
-	       int n, int k, int commits, const int *skip, int nskip,
+	       int n, int k, int commits, const struct dec_line *line,
 	       double alpha, int max_rounds, struct dec_search *o)
 {
 	double *lp = calloc(2 * (commits + 1), sizeof(*lp)), *at_sum;
 	double a = 0, c0 = 0, q, w = 1 / (1.0 / k + 0.5), d, sj, total = 0;
 	double top = -HUGE_VAL, sum = 0, cum = 0, floor_rss, rss, t;
-	int i, j, m = pool->m;
+	int i, j, m = pool->m, nsame = line ? line->nsame : 0;
+	char *none = calloc(commits + 1, 1);	/* 1: cannot be the culprit */
 
-	if (!lp)
+	if (!lp || !none)
 		abort();
 	at_sum = lp + commits + 1;
+	o->culprits = commits;
+	for (i = 0; i < nsame; i++)
+		if (line->same[i] >= 1 && line->same[i] <= commits &&
+		    !none[line->same[i]]) {
+			none[line->same[i]] = 1;
+			o->culprits--;
+		}
+	if (!o->culprits) {
+		memset(none, 0, commits + 1);
+		o->culprits = commits;
+	}
 	o->n = n;
-	for (o->budget = 0; (1L << o->budget) < commits; o->budget++)
+	for (o->budget = 0; (1L << o->budget) < o->culprits; o->budget++)
 		;
 	o->budget *= max_rounds;
 	o->culprit = commits;
 	o->query = 0;
-	o->p_culprit = commits < 2 ? 1 : 0;
+	o->p_culprit = o->culprits < 2 ? 1 : 0;
+	for (j = 1; o->culprits == 1 && j <= commits; j++)
+		if (!none[j])
+			o->culprit = j;
 	o->p_before = 0.5;
-	if (m < DEC_SPRT_MIN_POOL || commits < 2) {
-		/* No posterior yet: every culprit alike. */
+	if (m < DEC_SPRT_MIN_POOL || o->culprits < 2) {
+		/* No posterior yet: every possible culprit alike. */
 		for (j = 1; j <= commits; j++)
-			lp[j] = 1.0 / commits;
+			lp[j] = none[j] ? 0 : 1.0 / o->culprits;
 		goto query;
 	}
 	for (i = 0; i < m; i++) {
@@ -521,11 +537,11 @@ int dec_search(const struct dec_pool *pool, const int *at, const double *s,
 		rss = c0 - t * t / q;
 		lp[j] = -(m + pool->mc + n - 1) / 2.0 *
 			log(rss > floor_rss ? rss : floor_rss);
-		if (lp[j] > top)
+		if (!none[j] && lp[j] > top)
 			top = lp[j];
 	}
 	for (j = 1; j <= commits; j++) {
-		lp[j] = exp(lp[j] - top);
+		lp[j] = none[j] ? 0 : exp(lp[j] - top);
 		sum += lp[j];
 	}
 	for (j = 1; j <= commits; j++) {
@@ -536,10 +552,13 @@ int dec_search(const struct dec_pool *pool, const int *at, const double *s,
 		}
 	}
 query:
-	/* The next commit: P(culprit <= it) nearest to one half. */
+	/*
+	 * The next commit: P(culprit <= it) nearest to one half; of a run of
+	 * commits that build one kernel, the first (the same split).
+	 */
 	for (j = 1; j < commits; j++) {
 		cum += lp[j];
-		if (skipped(skip, nskip, j))
+		if (line && listed(line->skip, line->nskip, j))
 			continue;
 		if (!o->query || fabs(cum - 0.5) < fabs(o->p_before - 0.5)) {
 			o->p_before = cum;
@@ -547,7 +566,8 @@ query:
 		}
 	}
 	free(lp);
-	if (commits < 2 || (m >= DEC_SPRT_MIN_POOL && o->p_culprit >= 1 - alpha))
+	free(none);
+	if (o->culprits < 2 || (m >= DEC_SPRT_MIN_POOL && o->p_culprit >= 1 - alpha))
 		return DEC_BAD;
 	/* Nothing left to boot, or the budget spent: no answer. */
 	if (!o->query || n >= o->budget)

@@ -91,8 +91,9 @@ int dec_level(const double *c, int n, double threshold, double alpha,
  * of each culprit 1..N (a flat prior) answers DEC_BAD with the culprit
  * once it holds 1 - alpha, else DEC_MORE with the commit to boot next,
  * where the culprit is before or after it with even odds (never one of
- * the NSKIP commits SKIP, which did not build or boot), or DEC_UNSURE
- * after MAX_ROUNDS rounds for each halving of the range (budget).
+ * the commits LINE says did not build or boot; a commit LINE says builds
+ * its parent's kernel is no culprit), or DEC_UNSURE after MAX_ROUNDS
+ * rounds for each halving of the possible culprits (budget).
  */
 /*
  * The posterior the search asks of its culprit: 99.5%, not 99%. The end
@@ -104,13 +105,25 @@ int dec_level(const double *c, int n, double threshold, double alpha,
 #define DEC_SEARCH_ALPHA	0.005
 
 struct dec_search {
-	int n, budget, culprit, query;
+	int n, budget, culprit, query, culprits;	/* culprits: possible */
 	double p_culprit, p_before;	/* p_before: P(culprit <= query) */
+};
+
+/*
+ * What is known of the commits before any boot: SKIP (1..N-1) did not
+ * build or boot and are never asked for; SAME (1..N) build the same
+ * kernel as their parent (comments, files outside the build), so none of
+ * them can be the culprit: their prior is 0 (ignored when that would
+ * leave no culprit at all). NULL: nothing known.
+ */
+struct dec_line {
+	const int *skip, *same;
+	int nskip, nsame;
 };
 
 double dec_round_s(double g, double b, const double *c, int k);
 int dec_search(const struct dec_pool *pool, const int *at, const double *s,
-	       int n, int k, int commits, const int *skip, int nskip,
+	       int n, int k, int commits, const struct dec_line *line,
 	       double alpha, int max_rounds, struct dec_search *o);
 
 #endif

@@ -279,7 +279,7 @@ static int search(struct sim *s, int *found)
 	s->steps++;
 	for (r = 0;; r++) {
 		pool = sim_pool(s);
-		v = dec_search(&pool, at, sv, r, k, n, NULL, 0, DEC_SEARCH_ALPHA,
+		v = dec_search(&pool, at, sv, r, k, n, NULL, DEC_SEARCH_ALPHA,
 			       s->o->max_rounds, &q);
 		if (v != DEC_MORE || r >= MAX_SEARCH)
 			break;

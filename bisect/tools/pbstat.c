@@ -17,7 +17,7 @@
  *		[-C POOL_C...] [--cand-boots K]
  *		[--alpha A] [--max-rounds R]
  *	pbstat search --commits N [-a AT... -g G... -b B... -c C...]
- *		[-G POOL_G... -B POOL_B...] [-C POOL_C...] [-s SKIP...]
+ *		[-G POOL_G... -B POOL_B...] [-C POOL_C...] [-s SKIP...] [-z SAME...]
  *		[--cand-boots K] [--alpha A] [--max-rounds R]
  *	pbstat detcmp -a A... -b B... [--min-effect PCT] [--eps PCT]
  *	pbstat detplace -g G... -b B... -c C... [--eps PCT] [--threshold T]
@@ -141,7 +141,8 @@
  * search (a probabilistic bisection of the commits 0 = GOOD to N = BAD,
  * --commits N, over every round of the bisect: round i booted commit
  * AT[i] (1..N-1) K times beside G[i] and B[i]; the pool as for sprt;
- * SKIP: commits that did not build or boot, never asked for):
+ * SKIP: commits that did not build or boot, never asked for; SAME,
+ * -z, 1..N: commits that build their parent's kernel, no culprit):
  *	the posterior of each culprit J in 1..N (flat prior): the model of
  *	sprt with round i at +D/2 when AT[i] < J, -D/2 otherwise, D and v
  *	integrated out (decide.c dec_search)
@@ -149,7 +150,8 @@
  *	default 0.005); else more (exit 4): boot query next, the commit
  *	where P(culprit <= query) = p_before is nearest to one half; unsure
  *	(exit 3) after budget = R (default 10) rounds for each halving of
- *	the range, or with no commit left to boot.
+ *	the culprits = the commits 1..N not in SAME (all of them when SAME
+ *	holds every one), or with no commit left to boot.
  *
  * Deterministic mode (QEMU -icount: the guest clock counts instructions)
  * gives the same number on every boot of a kernel, up to a small boot-to-
@@ -232,7 +234,7 @@
 	"sprt -g G... -b B... -c C... [-G G... -B B...] [-C C...] [--alpha A] " \
 	"[--max-rounds R] [--cand-boots K] | " \
 	"search --commits N [-a AT... -g G... -b B... -c C...] [-G G... -B B...] " \
-	"[-C C...] [-s SKIP...] [--cand-boots K] [--alpha A] [--max-rounds R] | " \
+	"[-C C...] [-s SKIP...] [-z SAME...] [--cand-boots K] [--alpha A] [--max-rounds R] | " \
 	"detcmp -a A... -b B... [--min-effect PCT] [--eps PCT] | " \
 	"detplace -g G... -b B... -c C... [--eps PCT] [--threshold T] | " \
 	"level -c C... --threshold T [--alpha A] [--max-rounds R]"
@@ -244,7 +246,7 @@ struct list {
 };
 
 struct args {
-	struct list g, b, c, a, vals, pool_g, pool_b, pool_c, skip;
+	struct list g, b, c, a, vals, pool_g, pool_b, pool_c, skip, same;
 	int max_rounds, cand_boots, commits;
 	double alpha;
 	double min_effect;
@@ -380,6 +382,7 @@ static void parse_args(const char *cmd, const char *lists, int argc,
 	a->pool_b.flag = 'B';
 	a->pool_c.flag = 'C';
 	a->skip.flag = 's';
+	a->same.flag = 'z';
 	if (!strcmp(cmd, "sprt") || !strcmp(cmd, "level"))
 		a->alpha = DEC_SPRT_ALPHA;
 	if (!strcmp(cmd, "search"))
@@ -419,6 +422,9 @@ static void parse_args(const char *cmd, const char *lists, int argc,
 				break;
 			case 's':
 				cur = &a->skip;
+				break;
+			case 'z':
+				cur = &a->same;
 				break;
 			default:
 				cur = &a->a;
@@ -1082,8 +1088,9 @@ static int cmd_search(struct args *a)
 	const struct list *pg = &a->pool_g, *pb = &a->pool_b, *pc = &a->pool_c;
 	struct dec_pool pool;
 	struct dec_search q;
+	struct dec_line line;
 	double *c1, *c2, *sv, span = 0, ss = 0, d;
-	int *pos, *skip, rc, i, k = a->cand_boots;
+	int *pos, *skip, *same, rc, i, k = a->cand_boots;
 
 	if (!a->commits)
 		die("search: --commits N (the commits from GOOD, 0, to BAD, N) is required");
@@ -1106,6 +1113,11 @@ static int cmd_search(struct args *a)
 		die("search: --alpha must be below 0.2");
 	pos = positions_or_die(at, 1, a->commits - 1);
 	skip = positions_or_die(&a->skip, 1, a->commits - 1);
+	same = positions_or_die(&a->same, 1, a->commits);
+	line.skip = skip;
+	line.nskip = a->skip.n;
+	line.same = same;
+	line.nsame = a->same.n;
 	c1 = calloc(pc->n / 2 + 1, sizeof(*c1));
 	c2 = calloc(pc->n / 2 + 1, sizeof(*c2));
 	sv = calloc(g->n + 1, sizeof(*sv));
@@ -1123,8 +1135,8 @@ static int cmd_search(struct args *a)
 	pool.c2 = c2;
 	pool.m = pg->n;
 	pool.mc = pc->n / 2;
-	rc = dec_search(&pool, pos, sv, g->n, k, a->commits, skip, a->skip.n,
-			a->alpha, a->max_rounds, &q);
+	rc = dec_search(&pool, pos, sv, g->n, k, a->commits, &line, a->alpha,
+			a->max_rounds, &q);
 	for (i = 0; i < pg->n; i++)
 		span += (log(pg->v[i]) - log(pb->v[i])) / pg->n;
 	for (i = 0; i < pg->n; i++) {
@@ -1136,12 +1148,13 @@ static int cmd_search(struct args *a)
 		ss += d * d;
 	}
 	d = pg->n - 1 + pool.mc > 0 ? sqrt(ss / (pg->n - 1 + pool.mc) / 2) : 0;
-	printf("verdict=%s n=%d budget=%d culprit=%d p_culprit=%s query=%d p_before=%s pool=%d cand_pairs=%d span_pct=%s sd_boot_pct=%s\n",
+	printf("verdict=%s n=%d budget=%d culprit=%d p_culprit=%s query=%d p_before=%s culprits=%d pool=%d cand_pairs=%d span_pct=%s sd_boot_pct=%s\n",
 	       verdict_name(rc), q.n, q.budget, q.culprit, FP(q.p_culprit),
-	       q.query, FP(q.p_before), pool.m, pool.mc,
+	       q.query, FP(q.p_before), q.culprits, pool.m, pool.mc,
 	       FPCT(100 * expm1(span)), FPCT(100 * d));
 	free(pos);
 	free(skip);
+	free(same);
 	free(c1);
 	free(c2);
 	free(sv);
@@ -1296,7 +1309,7 @@ int main(int argc, char **argv)
 		return cmd_sprt(&args);
 	}
 	if (!strcmp(cmd, "search")) {
-		parse_args(cmd, "agbcGBCs", argc - 2, argv + 2, &args);
+		parse_args(cmd, "agbcGBCsz", argc - 2, argv + 2, &args);
 		return cmd_search(&args);
 	}
 	if (!strcmp(cmd, "detcmp")) {
