@@ -54,7 +54,7 @@ way() {
 	if [ "$1" = search ]; then
 		read -r w b a < <(pb_bench_bisect "$tmp" search "$want" "$2" -t "$lab" -g good -b "$bad" -d wall -S)
 	else
-		read -r w b a < <(pb_bench_bisect "$tmp" steps "$want" "$2" -t "$lab" -g good -b "$bad" -d wall)
+		read -r w b a < <(pb_bench_bisect "$tmp" steps "$want" "$2" -t "$lab" -g good -b "$bad" -d wall -s)
 	fi
 	echo "$w" >>"$tmp/$1.wall"
 	echo "$b" >>"$tmp/$1.boots"

@@ -7,7 +7,7 @@
 #                  [-n START] [-i INC] [-N CAP] [-C CPUS] [-T TASKS] [-J JOBS]
 #                  [-k SAMPLES_PER_BOOT] [-w WARMUP] [-W WORKFILE] [-K BASE] [-c FRAGMENT]...
 #                  [-A CMD [-Y REGEX] [-D higher|lower]]
-#                  [-d auto|det|wall] [-P WORKERS] [-H HOSTS] [-S] [-R]
+#                  [-d auto|det|wall] [-P WORKERS] [-H HOSTS] [-S|-s] [-R]
 #   -d (or PB_MODE) picks how time is measured. det: deterministic, the
 #   guest clock counts instructions (QEMU -icount; 2 vCPUs from QEMU 8.1
 #   on, else 1): a boot's figure depends on the kernel and its boot
@@ -33,7 +33,7 @@
 #   stay one at a time. HOSTS (-H, --hosts, 'HOST[:PORT][/SLOTS] ...')
 #   adds workers on other machines: ssh without a password and the same
 #   QEMU version there; the image is built here and copied for each boot
-#   (stages/qemu-remote.sh). Wall-clock mode measures one step at a time
+#   (stages/qemu-remote.sh). Wall-clock mode boots one kernel at a time
 #   (boots side by side would slow each other down), and says so.
 #   TREE defaults to the lab ($PERFBISECT_HOME/lab/linux.git, made when
 #   missing) with GOOD=good and BAD=bad; any kernel git tree works.
@@ -69,7 +69,8 @@
 #   each step boots only the commit, once a round, until a test of its
 #   boots against the threshold decides (pbstat level, from 3 boots, 1%
 #   error each way over the looks), at most PB_ROUNDS_MAX boots.
-#   -S (--search): no steps; a probabilistic bisection of the first-parent
+#   The search (-S, --search; the default in wall-clock rounds): no steps;
+#   a probabilistic bisection of the first-parent
 #   line from GOOD to BAD (GOOD must be on it) in wall-clock rounds: each
 #   round boots the commit where the culprit is as likely before as after
 #   it, GOOD, BAD and that commit again, and every round, at whichever
@@ -79,7 +80,11 @@
 #   does not build or boot is left out; one that builds its parent's
 #   kernel (same-kernel.sh, below) is no culprit and never booted.
 #   Simulated, it decides more bisects than the steps for 16% fewer
-#   boots (bench/README.md). Not with -x, -P, -H or -d det.
+#   boots (bench/README.md). Wall-clock mode searches unless -s
+#   (--steps, or PB_SEARCH=0) asks for git bisect's steps, or the search
+#   cannot run: -x, -P, -H, PB_ROUNDS_BELOW, or GOOD off BAD's
+#   first-parent line (each said at the start). -S insists on it: it
+#   refuses those, and -d det.
 #   A commit that builds the same kernel as one already judged (its changes
 #   are outside the build or only in comments: bisect/stages/same-kernel.sh) takes
 #   that verdict without a build or a boot; PB_SAME_KERNEL=0 measures all.
@@ -91,7 +96,7 @@ set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-child='' launching=0 before='' bpid='' resume=0 pr_salted='' pr_failed='' pr_code=0 pr_first='' pr_argv=()
+child='' launching=0 before='' bpid='' resume=0 asked='' pr_salted='' pr_failed='' pr_code=0 pr_first='' pr_argv=()
 pr_a=() pr_b=()
 ci_level=$(awk -v a="$PB_ROUNDS_ALPHA" 'BEGIN { print 100 * (1 - a) }')
 
@@ -385,8 +390,16 @@ parse_args() {
 	pb_is_uint "$rounds_max" && [ "$rounds_max" -ge 3 ] && [ "$rounds_max" -le 20 ] ||
 		pb_die "$PB_USAGE" "PB_ROUNDS_MAX='$rounds_max' is not a number of rounds from 3 to 20"
 	tree='' good='' bad='' threshold='' ends=8 start=4 inc=4 cap=12 min_effect=''
-	mopts=() mode=${PB_MODE:-auto} cpus='' tree_given='' restart=0 workers=1 hosts='' search=0
-	while getopts t:g:b:x:E:e:n:i:N:C:T:J:k:w:W:K:c:A:Y:D:d:P:H:SRh opt; do
+	mopts=() mode=${PB_MODE:-auto} cpus='' tree_given='' restart=0 workers=1 hosts=''
+	# search: 1 (-S), 0 (-s), or auto: the search in wall-clock rounds.
+	search=auto
+	case ${PB_SEARCH:-} in
+	'') ;;
+	0 | 1) search=$PB_SEARCH ;;
+	*) pb_die "$PB_USAGE" "PB_SEARCH='$PB_SEARCH' is neither 0 (git bisect's steps) nor 1 (the search)" ;;
+	esac
+	asked=''
+	while getopts t:g:b:x:E:e:n:i:N:C:T:J:k:w:W:K:c:A:Y:D:d:P:H:SsRh opt; do
 		case $opt in
 		t)
 			tree=$OPTARG
@@ -408,7 +421,11 @@ parse_args() {
 		P) workers=$OPTARG ;;
 		H) hosts=$OPTARG ;;
 		R) restart=1 ;;
-		S) search=1 ;;
+		S | s)
+			[ -z "$asked" ] || [ "$asked" = "$opt" ] || pb_die "$PB_USAGE" "-S (--search) and -s (--steps) exclude each other: give one"
+			asked=$opt
+			search=$([ "$opt" = S ] && echo 1 || echo 0)
+			;;
 		T) mopts+=(-T "$OPTARG") ;;
 		J) mopts+=(-J "$OPTARG") ;;
 		k) mopts+=(-n "$OPTARG") ;;
@@ -492,10 +509,12 @@ open_repo() {
 			pb_die "$PB_NOTKERNEL" "$repo is not a Linux kernel tree"
 	fi
 	# The search's line: the first parents from BAD back to GOOD.
-	if [ "$search" = 1 ]; then
+	no_search=''
+	if [ "$search" != 0 ]; then
 		mapfile -t sline < <(git -C "$repo" rev-list --first-parent --reverse "$gsha..$bsha")
 		[ ${#sline[@]} -ge 2 ] && [ "$(git -C "$repo" rev-parse "${sline[0]}^1" 2>/dev/null)" = "$gsha" ] ||
-			pb_die "$PB_USAGE" "-S: GOOD ($good) is not on BAD's first-parent line (git log --first-parent $bad), or BAD is its child: bisect without -S"
+			no_search="GOOD ($good) is not on BAD's first-parent line (git log --first-parent $bad), or BAD is its child"
+		[ "$search" = 1 ] && [ -n "$no_search" ] && pb_die "$PB_USAGE" "-S: $no_search: bisect without -S"
 	fi
 	pbstat=$(pb_tool pbstat) || exit
 }
@@ -505,9 +524,11 @@ open_repo() {
 state_key() {
 	local idopts=("${mopts[@]}")
 	[ "$mode" = wall ] || idopts+=(-d det)
-	# A search keeps a state of its own; a bisect's key is unchanged.
+	# -S and -s keep states of their own; the default's key is a bisect's
+	# of before the search (its state says which it chose: line or not).
 	local extra=()
-	[ "$search" = 0 ] || extra=(search=1)
+	[ "$search" = 1 ] && extra=(search=1)
+	[ "$search" = 0 ] && [ -n "${asked:-}${PB_SEARCH:-}" ] && extra=(search=0)
 	pb_sha "$repo" "$gsha" "$bsha" "$(pb_measure_id "${PB_MEASURE:-$PB_TOP/bisect/measure.sh}" "${idopts[@]}")" \
 		"${mopts[@]}" "mode=$mode" "E=${min_effect:-default}" "x=$threshold" \
 		"e=$ends n=$start i=$inc N=$cap below=$rounds_below max=$rounds_max" "${extra[@]}"
@@ -594,9 +615,9 @@ check_ends() {
 	fi
 	[ -n "$det_why" ] || det_why="asked for (-d wall or PB_MODE=wall)"
 	# Boots side by side on one host slow each other down: in wall-clock
-	# mode that is in the numbers, so the steps go one at a time.
+	# mode that is in the numbers, so the boots go one at a time.
 	if { [ "$workers" -gt 1 ] || [ -n "$hosts" ]; } && [ "$mode" = wall ]; then
-		pb_warn "wall-clock mode: the steps go one at a time, here (-P and -H need deterministic mode, where boots side by side do not change each other's numbers)"
+		pb_warn "wall-clock mode: one boot at a time, here (-P and -H need deterministic mode, where boots side by side do not change each other's numbers)"
 		workers=1 hosts=''
 	fi
 }
@@ -654,6 +675,32 @@ calibrate_wall() {
 		fi
 		[ "$(field separated "$paired")" = 1 ] ||
 			pb_die "$PB_NOREGRESSION" "$msg; in paired rounds BAD is $(field delta_pct "$paired")% (${ci_level}% CI $(field ci_low_pct "$paired")..$(field ci_high_pct "$paired")%; remove $state/ends-rounds to measure again)"
+	fi
+}
+# choose_search: what the default (no -S, -s or PB_SEARCH) does: in
+# wall-clock mode the search, unless it cannot run; in deterministic
+# mode git bisect's steps. A resumed run goes on as it started.
+choose_search() {
+	local why=''
+	[ "$search" = auto ] || return 0
+	if [ "$resume" = 1 ]; then
+		search=$([ -s "$state/line" ] && echo 1 || echo 0)
+		return 0
+	fi
+	search=0
+	[ "$mode" = wall ] || return 0
+	if [ -n "$threshold" ]; then
+		why="a threshold (-x) is tested in git bisect's steps"
+	elif [ -n "$rounds_below" ]; then
+		why="PB_ROUNDS_BELOW=$rounds_below asks for the steps' rule of samples"
+	elif [ -n "$no_search" ]; then
+		why=$no_search
+	fi
+	if [ -n "$why" ]; then
+		pb_info "wall-clock mode: git bisect's steps, not the search: $why"
+	else
+		search=1
+		pb_info "wall-clock mode: searching the first-parent line in rounds (-s for git bisect's steps)"
 	fi
 }
 # calibrate_det: the deterministic ends: the boot medians.
@@ -916,6 +963,7 @@ open_repo
 open_state
 trap interrupted INT TERM HUP QUIT
 check_ends
+choose_search
 calibrate_ends
 if [ "$search" = 1 ]; then
 	run_search

@@ -118,6 +118,8 @@ fi
 	pb_samples="$samples" pb_warmup="$warmup" pb_workfile="$workfile" \
 	pb_timeout="$limit" ${salt:+pb_salt="$salt"}
 code=$?
+# Interrupted: boot.sh said so, and there are no results to show.
+[ "$code" -eq "$PB_INTERRUPTED" ] && exit "$code"
 if [ "$code" -eq 0 ] && [ -n "$run" ]; then
 	# The command's figure as the score every rule compares (higher is
 	# better); the reproducer's other columns do not exist for it.

@@ -8,7 +8,7 @@
 set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
-export PB_MODE=wall PERFBISECT_HOME=$T_TMP/home PB_QUIET=1
+export PB_MODE=wall PB_SEARCH=0 PERFBISECT_HOME=$T_TMP/home PB_QUIET=1
 export PB_MEASURE=$T_TOP/tests/stub-measure.sh STUB_LOG=$T_TMP/calls
 # The toys below have 3% noise and no boot-to-boot noise, where one boot
 # per step suffices: rounds (for small regressions) only where asked for.

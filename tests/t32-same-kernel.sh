@@ -7,7 +7,7 @@
 set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
-export PB_MODE=wall PERFBISECT_HOME=$T_TMP/home
+export PB_MODE=wall PB_SEARCH=0 PERFBISECT_HOME=$T_TMP/home
 export PB_MEASURE=$T_TOP/tests/stub-measure.sh STUB_LOG=$T_TMP/calls
 b=$T_TOP/bisect
 sk=$b/stages/same-kernel.sh

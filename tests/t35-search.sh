@@ -158,6 +158,21 @@ if [ "$rc" = 16 ]; then
 		"undecided: the report names the most likely culprit and its posterior"
 fi
 
+# The default in wall-clock mode is the search; -s (--steps) or
+# PB_SEARCH=0 asks for git bisect's steps; a threshold keeps the steps.
+rm -rf "$PERFBISECT_HOME/bisect" "$PERFBISECT_HOME/results"
+run_rc env PB_QUIET=0 STUB_BOOT_NOISE=0.05 STUB_SEED=7 "$b/bisect.sh" -t "$T_TMP/toyc" -g HEAD~16 -b HEAD
+is "$rc:$(jq -r '.search.verdict // "none"' "$latest/summary.json"):$(jq .steps "$latest/summary.json")" "0:bad:0" \
+	"wall-clock mode without -S: the search (no git bisect step)"
+like "$(cat "$T_TMP/err")" 'wall-clock mode: searching the first-parent line in rounds \(-s for git bisect.s steps\)' \
+	"and says so, with the way back to the steps"
+run_rc env STUB_BOOT_NOISE=0.05 STUB_SEED=7 "$b/perfbisect" bisect --steps -t "$T_TMP/toyc" -g HEAD~16 -b HEAD
+is "$rc:$(jq -r '.search // "none"' "$latest/summary.json")" "0:none" "--steps: git bisect's steps"
+[ "$(jq .steps "$latest/summary.json")" -ge 1 ] && pass "--steps: steps taken" || fail "--steps: steps taken"
+run_rc env PB_QUIET=0 STUB_BOOT_NOISE=0.05 STUB_SEED=7 "$b/bisect.sh" -t "$T_TMP/toyc" -g HEAD~16 -b HEAD -x 900
+is "$rc:$(jq -r '.search // "none"' "$latest/summary.json")" "0:none" "a threshold (-x): the steps"
+like "$(cat "$T_TMP/err")" "git bisect's steps, not the search: a threshold \(-x\)" "and says why"
+
 # Bad input: one line, before anything is measured.
 : >"$STUB_LOG"
 for args in "-x 900" "-P 2" "-d det"; do
@@ -165,6 +180,10 @@ for args in "-x 900" "-P 2" "-d det"; do
 	run_rc "$b/bisect.sh" -S -t "$T_TMP/toy" -g HEAD~40 -b HEAD $args
 	is "$rc:$(wc -l <"$T_TMP/err"):$(grep -c . "$STUB_LOG")" "2:1:0" "-S $args: refused in one line, nothing measured ($(cat "$T_TMP/err"))"
 done
+PB_SEARCH=2 run_rc "$b/bisect.sh" -t "$T_TMP/toy" -g HEAD~40 -b HEAD
+is "$rc:$(wc -l <"$T_TMP/err"):$(grep -c . "$STUB_LOG")" "2:1:0" "PB_SEARCH=2: refused in one line ($(cat "$T_TMP/err"))"
+run_rc "$b/bisect.sh" -S -s -t "$T_TMP/toy" -g HEAD~40 -b HEAD
+like "$rc:$(cat "$T_TMP/err")" '^2:bisect.sh: error: -S \(--search\) and -s \(--steps\) exclude each other' "-S with -s: refused"
 # The long option is the same flag.
 run_rc "$b/perfbisect" bisect --search --threshold 900 -t "$T_TMP/toy" -g HEAD~40 -b HEAD
 like "$rc:$(cat "$T_TMP/err")" '^2:perfbisect bisect: error: -S searches without a threshold' "perfbisect bisect --search is -S"
@@ -181,4 +200,9 @@ run_rc "$b/bisect.sh" -S -t "$m" -g side -b HEAD
 like "$rc:$(cat "$T_TMP/err")" "^2:bisect.sh: error: -S: GOOD \(side\) is not on BAD's first-parent line" \
 	"-S with GOOD off BAD's first-parent line: refused, with what to do"
 is "$(grep -c . "$STUB_LOG")" 0 "nothing measured for bad input"
+# Without -S, GOOD off BAD's first-parent line takes the steps, and says
+# why (this toy's four commits run at one speed: no regression, exit 15).
+run_rc env PB_QUIET=0 "$b/bisect.sh" -t "$m" -g side -b HEAD
+like "$rc:$(tr '\n' ' ' <"$T_TMP/err")" "^15:.*git bisect's steps, not the search: GOOD \(side\) is not on BAD's first-parent line" \
+	"GOOD off the first-parent line: the steps, and why"
 done_testing

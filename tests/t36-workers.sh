@@ -107,7 +107,7 @@ like "$(cat "$PERFBISECT_HOME/runs/latest/bisect.log")" 'resuming: replaying [1-
 export PERFBISECT_HOME=$T_TMP/home4
 run_rc "$b/bisect.sh" -t "$T_TMP/toy" -g start -b tip -d wall -P 2
 is "$rc" 0 "wall -P 2: exit 0"
-like "$(cat "$T_TMP/err")" 'wall-clock mode: the steps go one at a time' "wall -P 2: says the steps go one at a time"
+like "$(cat "$T_TMP/err")" 'wall-clock mode: one boot at a time' "wall -P 2: says the boots go one at a time"
 is "$(find "$PERFBISECT_HOME/runs/latest/state/" -name 'round-*.joblog' | wc -l)" 0 "wall -P 2: no parallel rounds"
 is "$(jq -r .culprit "$PERFBISECT_HOME/runs/latest/summary.json")" "$culprit" "wall -P 2: the right culprit"
 
