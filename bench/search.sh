@@ -42,11 +42,7 @@ tmp=$(mktemp -d) || exit
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 10' INT TERM
 
-{
-	echo "# bench/search.sh on $(hostname), $(date -u '+%F %T UTC'); $(nproc) cores; lab good..$bad, -d wall; $(pb_qemu_version)"
-	printf '%-6s %4s %7s %5s %-5s %5s %s\n' what run wall_s exit mode boots answer
-} >"$tmp/table"
-tee -a "$out" <"$tmp/table"
+pb_bench_table "$tmp" "$out" "bench/search.sh on $(hostname), $(date -u '+%F %T UTC'); $(nproc) cores; lab good..$bad, -d wall; $(pb_qemu_version)" || exit
 : >"$tmp/search.right" && : >"$tmp/steps.right" || exit
 # way NAME I: one bisect, -S for the search; adds to NAME's figures.
 way() {

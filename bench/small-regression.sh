@@ -43,11 +43,7 @@ tmp=$(mktemp -d) || exit
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 10' INT TERM
 
-{
-	echo "# bench/small-regression.sh on $(hostname), $(date -u '+%F %T UTC'); $(nproc) cores; mode $mode; $(pb_det_id)${opts[*]:+; ${opts[*]}}"
-	printf '%-6s %4s %7s %5s %-5s %5s %s\n' what run wall_s exit mode boots answer
-} >"$tmp/table"
-tee -a "$out" <"$tmp/table"
+pb_bench_table "$tmp" "$out" "bench/small-regression.sh on $(hostname), $(date -u '+%F %T UTC'); $(nproc) cores; mode $mode; $(pb_det_id)${opts[*]:+; ${opts[*]}}" || exit
 right=0 walls=()
 for ((i = 1; i <= runs; i++)); do
 	read -r w _ a < <(pb_bench_bisect "$tmp" small "$(jq -r .small.culprit "$desc")" "$i" \

@@ -136,6 +136,16 @@ pb_scratch() {
 	echo "$d"
 }
 
+# pb_bench_table DIR OUT TITLE: start DIR/table, the table of
+# pb_bench_bisect, with "# TITLE" and the names of its columns, and
+# append both lines to OUT.
+pb_bench_table() {
+	{
+		echo "# $3"
+		printf '%-6s %4s %7s %5s %-5s %5s %s\n' what run wall_s exit mode boots answer
+	} >"$1/table" && tee -a "$2" <"$1/table"
+}
+
 # pb_bench_bisect DIR NAME WANT RUN ARG...: one bisect.sh ARG... for a
 # bench script, from an empty results cache (DIR/results-NAME-RUN) and no
 # saved state (the run's state is removed afterwards, so that the next one
