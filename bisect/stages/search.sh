@@ -80,6 +80,7 @@ find_same() {
 		why=$("$PB_TOP/bisect/stages/same-kernel.sh" "$repo" "$(sha_of $((i - 1)))" "$(sha_of "$i")" 2>>"$log") &&
 			{ echo "$i" >>"$state/search-same.part" || pb_die "$PB_INTERNAL" "cannot write in $state"; }
 		echo "search: commit $i against its parent: $why" >>"$log"
+		[ $((i % 500)) -ne 0 ] || say "search: $i of $n commits compared with their parents"
 	done
 	# Only a finished list counts: an interrupted one is made again.
 	mv -f "$state/search-same.part" "$state/search-same" || pb_die "$PB_INTERNAL" "cannot write $state/search-same"
