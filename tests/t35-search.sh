@@ -63,8 +63,10 @@ is "$(jq -s '[.[] | select(.role != "good-end" and .role != "bad-end")] |
 	all((.verdict == "good" and .position < 23) or (.verdict == "bad" and .position >= 23)) and
 	all(.decision.rule == "search" and (.decision.p_culprit | type) == "number")' "$latest/results.jsonl")" true \
 	"results.jsonl: every searched commit on its side of the culprit, with its search record"
-like "$(grep -m1 '^search round' "$latest/progress.txt")" '^search round 1 \(at most 60\): commit 20 of 40, [0-9a-f]{12} toy: change 20 ' \
+like "$(grep -m1 '^search round' "$latest/progress.txt")" '^search round 1 \(at most 60\): commit 20 of 40, [0-9a-f]{12} toy: change 20 +\(40 possible culprits, none favoured yet\)' \
 	"progress: the first round boots the middle commit"
+like "$(grep -m1 '^search round 2' "$latest/progress.txt")" '\(the culprit so far: most likely commit [0-9]+, posterior 0\.[0-9]+\)$' \
+	"progress: from the second round, the most likely culprit and its posterior"
 like "$(cat "$T_TMP/out")" 'search: [0-9]+ search rounds|search: [0-9]+ rounds over [0-9]+ commits of the first-parent line of 40' \
 	"the report says what the search did"
 # Run again: the finished search reports its culprit again, booting only

@@ -117,7 +117,9 @@ while [ "$verdict" = more ]; do
 	sha=$(sha_of "$query")
 	r=$((rounds + 1))
 	subject=$(git -C "$repo" log -1 --format=%s "$sha" | cut -c1-50)
-	say "search round $r (at most $(pb_field budget "$result")): commit $query of $n, ${sha:0:12} $subject (the culprit so far: most likely commit $culprit, posterior $p)"
+	sofar="the culprit so far: most likely commit $culprit, posterior $p"
+	[ "$rounds" -gt 0 ] || sofar="$(pb_field culprits "$result") possible culprits, none favoured yet"
+	say "search round $r (at most $(pb_field budget "$result")): commit $query of $n, ${sha:0:12} $subject ($sofar)"
 	order="c g b c"
 	[ $((r % 2)) -eq 0 ] && order="c b g c"
 	cs=() skipped=0 gm="" bm="" one=""
