@@ -116,7 +116,7 @@ is "$rc:$(jq -r .culprit "$latest/summary.json")" "0:$(git -C "$T_TMP/toyc" rev-
 is "$(paste -sd' ' "$st/search-same")" "2 4 6 8 10 12 14 16" "search-same: the commits that build their parent's kernel"
 is "$(awk '$1 % 2 == 0' "$st/search" | wc -l):$(jq .search.culprits "$latest/summary.json")" 0:8 \
 	"no round boots one of them; 8 culprits were possible"
-like "$(cat "$latest/progress.txt")" 'search: 8 of the 16 commits build their parent.s kernel: none of them is the culprit' \
+like "$(cat "$latest/progress.txt")" 'search: 8 of the 16 commits cannot be the culprit: they build their parent.s kernel' \
 	"progress says how many commits were left out as culprits"
 # Only commit 3 changes the kernel: it is the culprit without a search
 # round, and still confirmed against its parent in paired rounds.
@@ -128,6 +128,36 @@ st=$(readlink -f "$latest/state")
 is "$rc:$(jq -r .culprit "$latest/summary.json"):$(grep -c . "$st/search")" "0:$(git -C "$T_TMP/toy1" rev-parse HEAD~3):0" \
 	"one commit changes the kernel: the culprit without a search round"
 like "$(cat "$st/confirm")" 'separated=1' "and confirmed against its parent in paired rounds"
+# With the dependency lists of the ends' builds, a commit that builds
+# GOOD's kernel (its changes outside GOOD's build) comes before the
+# culprit, one that builds BAD's at or after it. Here commits 1-4 and
+# 6-12 change only drivers/foo.c, which no build reads, and commit 5
+# kernel/sched.c: the only possible culprit, found by bisecting each end
+# (same-kernel.sh -d), named without a search round.
+e=$T_TMP/etoy
+git init -q "$e" && mkdir -p "$e/scripts/kconfig" "$e/arch/x86/boot" "$e/kernel" "$e/drivers"
+touch "$e/Makefile" "$e/scripts/kconfig/merge_config.sh" "$e/arch/x86/boot/Makefile"
+echo 'int s;' >"$e/kernel/sched.c" && echo 'int f;' >"$e/drivers/foo.c" && echo 1000 >"$e/speed"
+git -C "$e" add . && git -C "$e" -c user.name=Toy -c user.email=toy@example.invalid commit -qm start
+for i in $(seq 1 12); do
+	if [ "$i" = 5 ]; then
+		echo 'int s = 1;' >"$e/kernel/sched.c" && echo 800 >"$e/speed"
+	else
+		echo "int f = $i;" >"$e/drivers/foo.c"
+	fi
+	git -C "$e" -c user.name=Toy -c user.email=toy@example.invalid commit -qam "toy: change $i"
+done
+for rev in HEAD~12 HEAD; do
+	art=$("$b/build.sh" -n "$e" "$rev") && mkdir -p "$art" && echo kernel/sched.c >"$art/deps" && : >"$art/verbatim" ||
+		fail "the image directory of $rev for its dependency lists"
+done
+rm -rf "$PERFBISECT_HOME/bisect" "$PERFBISECT_HOME/results"
+run_rc env STUB_BOOT_NOISE=0.05 STUB_SEED=8 "$b/bisect.sh" -S -t "$e" -g HEAD~12 -b HEAD
+st=$(readlink -f "$latest/state")
+is "$rc:$(jq -r .culprit "$latest/summary.json"):$(grep -c . "$st/search")" "0:$(git -C "$e" rev-parse HEAD~7):0" \
+	"only commit 5 can be the culprit, by the ends' dependency lists: named without a search round"
+is "$(paste -sd' ' "$st/search-same")" "1 2 3 4 6 7 8 9 10 11 12" "search-same: 1-4 (GOOD's kernel) and 6-12 (after BAD's)"
+like "$(cat "$latest/progress.txt")" 'come before one that builds GOOD.s or after one that builds BAD.s' "progress says why"
 # PB_SAME_KERNEL=0 counts every commit as a change.
 rm -rf "$PERFBISECT_HOME/bisect" "$PERFBISECT_HOME/results"
 run_rc env PB_SAME_KERNEL=0 STUB_BOOT_NOISE=0.05 STUB_SEED=6 "$b/bisect.sh" -S -t "$T_TMP/toy1" -g HEAD~6 -b HEAD

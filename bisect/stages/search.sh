@@ -12,9 +12,10 @@
 # search (a line a round: INDEX SHA GOOD BAD C1 C2), search-skip (commits
 # that did not build or boot), search-result (pbstat search's last line),
 # search-verdicts (SHA good|bad|searched, for the report), decisions, and
-# search-same: the commits (by index) that build their parent's kernel
-# (same-kernel.sh: comments, files outside the build), none of which can
-# be the culprit; PB_SAME_KERNEL=0 counts every commit as a change.
+# search-same: the commits (by index) that cannot be the culprit: they
+# build their parent's kernel (same-kernel.sh: comments, files outside
+# the build), or, from either end, GOOD's or BAD's (by the dependency
+# lists of the ends' builds); PB_SAME_KERNEL=0 counts every commit.
 # Exit 0: a culprit holds 99.5% (search-result: culprit=INDEX); 1: no
 # answer within PB_ROUNDS_MAX rounds a halving (undecided); 10:
 # interrupted; another code: a failure, said on stderr.
@@ -71,7 +72,7 @@ look() {
 # find_same: the commits of the line that build their parent's kernel,
 # into search-same (kept for a resumed search; nothing is built).
 find_same() {
-	local i why
+	local i why gd bd lo hi ends=0
 	[ -f "$state/search-same" ] && return 0
 	say "search: which of the $n commits build their parent's kernel (comments, files outside the build)?"
 	: >"$state/search-same.part" || pb_die "$PB_INTERNAL" "cannot write in $state"
@@ -82,9 +83,58 @@ find_same() {
 		echo "search: commit $i against its parent: $why" >>"$log"
 		[ $((i % 500)) -ne 0 ] || say "search: $i of $n commits compared with their parents"
 	done
+	# A commit that builds GOOD's kernel runs at GOOD's level: the culprit
+	# comes after it. One that builds BAD's runs at BAD's: the culprit is
+	# at or before it. Told by the dependency lists of the ends' builds
+	# (as a step tells a known kernel), found by bisection: the last
+	# commit known to build GOOD's kernel, the first known to build BAD's
+	# (each is checked itself, so a revert on the way cannot mislead).
+	if [ "${PB_SAME_KERNEL:-1}" != 0 ] && gd=$(deps_dir "$gsha") && bd=$(deps_dir "$bsha"); then
+		lo=0 hi=$n
+		while [ $((hi - lo)) -gt 1 ]; do
+			i=$(((lo + hi) / 2))
+			if why=$("$PB_TOP/bisect/stages/same-kernel.sh" -d "$gd" "$repo" "$gsha" "$(sha_of "$i")" 2>>"$log"); then
+				lo=$i
+			else
+				hi=$i
+			fi
+			echo "search: commit $i against GOOD: $why" >>"$log"
+		done
+		for ((i = 1; i <= lo; i++)); do echo "$i"; done >>"$state/search-same.part" ||
+			pb_die "$PB_INTERNAL" "cannot write in $state"
+		ends=$lo
+		lo=0 hi=$n
+		while [ $((hi - lo)) -gt 1 ]; do
+			i=$(((lo + hi) / 2))
+			if why=$("$PB_TOP/bisect/stages/same-kernel.sh" -d "$bd" "$repo" "$bsha" "$(sha_of "$i")" 2>>"$log"); then
+				hi=$i
+			else
+				lo=$i
+			fi
+			echo "search: commit $i against BAD: $why" >>"$log"
+		done
+		for ((i = hi + 1; i <= n; i++)); do echo "$i"; done >>"$state/search-same.part" ||
+			pb_die "$PB_INTERNAL" "cannot write in $state"
+		ends=$((ends + n - hi))
+	fi
 	# Only a finished list counts: an interrupted one is made again.
-	mv -f "$state/search-same.part" "$state/search-same" || pb_die "$PB_INTERNAL" "cannot write $state/search-same"
-	say "search: $(grep -c . "$state/search-same") of the $n commits build their parent's kernel: none of them is the culprit"
+	sort -nu "$state/search-same.part" >"$state/search-same.tmp" &&
+		mv -f "$state/search-same.tmp" "$state/search-same" && rm -f "$state/search-same.part" ||
+		pb_die "$PB_INTERNAL" "cannot write $state/search-same"
+	say "search: $(grep -c . "$state/search-same") of the $n commits cannot be the culprit: they build their parent's kernel$([ "$ends" -gt 0 ] && echo ", or come before one that builds GOOD's or after one that builds BAD's")"
+}
+# deps_dir SHA: the image directory of SHA's build when it holds the
+# dependency lists of that build (kbuild-deps.sh), else nothing (fails).
+deps_dir() {
+	local art bopts=() i j
+	for ((i = 0; i < ${#mopts[@]}; i++)); do
+		j=$((i + 1))
+		case ${mopts[i]} in
+		-c | -K) [ "$j" -lt ${#mopts[@]} ] && bopts+=("${mopts[i]}" "${mopts[j]}") ;;
+		esac
+	done
+	art=$("$PB_TOP/bisect/build.sh" -n "${bopts[@]}" "$repo" "$1" 2>/dev/null) &&
+		[ -s "$art/deps" ] && [ -f "$art/verbatim" ] && echo "$art"
 }
 # boot VAR SHA: one fresh boot of SHA (it joins the results cache as
 # history); its median into VAR. Returns 125 when SHA does not build or
