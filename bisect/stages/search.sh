@@ -205,7 +205,7 @@ done
 echo "$result" | pb_atomic_write "$state/search-result"
 if [ "$verdict" = bad ]; then
 	verdicts "$culprit"
-	say "search: the culprit is commit $culprit of $n, $(sha_of "$culprit" | cut -c1-12), at $p after $rounds rounds"
+	say "search: the culprit is commit $culprit of $n, $(sha_of "$culprit" | cut -c1-12), at $p after $rounds round$([ "$rounds" = 1 ] || echo s)"
 	exit 0
 fi
 verdicts ''
