@@ -90,38 +90,37 @@ find_same() {
 	# commit known to build GOOD's kernel, the first known to build BAD's
 	# (each is checked itself, so a revert on the way cannot mislead).
 	if [ "${PB_SAME_KERNEL:-1}" != 0 ] && gd=$(deps_dir "$gsha") && bd=$(deps_dir "$bsha"); then
-		lo=0 hi=$n
-		while [ $((hi - lo)) -gt 1 ]; do
-			i=$(((lo + hi) / 2))
-			if why=$("$PB_TOP/bisect/stages/same-kernel.sh" -d "$gd" "$repo" "$gsha" "$(sha_of "$i")" 2>>"$log"); then
-				lo=$i
-			else
-				hi=$i
-			fi
-			echo "search: commit $i against GOOD: $why" >>"$log"
-		done
-		for ((i = 1; i <= lo; i++)); do echo "$i"; done >>"$state/search-same.part" ||
-			pb_die "$PB_INTERNAL" "cannot write in $state"
-		ends=$lo
-		lo=0 hi=$n
-		while [ $((hi - lo)) -gt 1 ]; do
-			i=$(((lo + hi) / 2))
-			if why=$("$PB_TOP/bisect/stages/same-kernel.sh" -d "$bd" "$repo" "$bsha" "$(sha_of "$i")" 2>>"$log"); then
-				hi=$i
-			else
-				lo=$i
-			fi
-			echo "search: commit $i against BAD: $why" >>"$log"
-		done
-		for ((i = hi + 1; i <= n; i++)); do echo "$i"; done >>"$state/search-same.part" ||
-			pb_die "$PB_INTERNAL" "cannot write in $state"
-		ends=$((ends + n - hi))
+		lo=$(edge "$gsha" "$gd" GOOD) && hi=$(edge "$bsha" "$bd" BAD) || exit
+		for ((i = 1; i <= n; i++)); do
+			if [ "$i" -le "$lo" ] || [ "$i" -gt "$hi" ]; then echo "$i"; fi
+		done >>"$state/search-same.part" || pb_die "$PB_INTERNAL" "cannot write in $state"
+		ends=$((lo + n - hi))
 	fi
 	# Only a finished list counts: an interrupted one is made again.
 	sort -nu "$state/search-same.part" >"$state/search-same.tmp" &&
 		mv -f "$state/search-same.tmp" "$state/search-same" && rm -f "$state/search-same.part" ||
 		pb_die "$PB_INTERNAL" "cannot write $state/search-same"
 	say "search: $(grep -c . "$state/search-same") of the $n commits cannot be the culprit: they build their parent's kernel$([ "$ends" -gt 0 ] && echo ", or come before one that builds GOOD's or after one that builds BAD's")"
+}
+# edge SHA DEPS NAME: where the line stops building GOOD's kernel (SHA,
+# NAME GOOD: the last commit known to build it, 0 for none) or starts
+# building BAD's (the first known to, N for none), by bisection with
+# same-kernel.sh -d DEPS (the dependency lists of SHA's build).
+edge() {
+	local lo=0 hi=$n i why same
+	while [ $((hi - lo)) -gt 1 ]; do
+		i=$(((lo + hi) / 2))
+		why=$("$PB_TOP/bisect/stages/same-kernel.sh" -d "$2" "$repo" "$1" "$(sha_of "$i")" 2>>"$log")
+		same=$?
+		echo "search: commit $i against $3: $why" >>"$log"
+		# GOOD's kernel holds from commit 0 on, BAD's up to commit N.
+		if { [ "$same" -eq 0 ] && [ "$3" = GOOD ]; } || { [ "$same" -ne 0 ] && [ "$3" = BAD ]; }; then
+			lo=$i
+		else
+			hi=$i
+		fi
+	done
+	if [ "$3" = GOOD ]; then echo "$lo"; else echo "$hi"; fi
 }
 # deps_dir SHA: the image directory of SHA's build when it holds the
 # dependency lists of that build (kbuild-deps.sh), else nothing (fails).
