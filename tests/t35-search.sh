@@ -83,6 +83,17 @@ is "$(cat "$st/search-skip")" 20 "the commit that does not build is recorded as 
 is "$(awk '$1 == 20' "$st/search" | wc -l)" 0 "no round of the commit that does not build"
 like "$(cat "$T_TMP/err")" "[0-9a-f]{12} does not build or boot: the search leaves it out" "and says so (a warning)"
 
+# A stale cached GOOD from a slower host (0.3 times the speed, below BAD)
+# is never an end: the ends check and every round boot afresh.
+rm -rf "$PERFBISECT_HOME/bisect" "$PERFBISECT_HOME/results"
+STUB_DRIFT=0.3 STUB_DRIFT_AFTER=0 "$b/stages/samples.sh" -n 8 "$T_TMP/toy" HEAD~40 -- >"$T_TMP/stale" 2>&1
+like "$(sort -n "$T_TMP/stale" | tail -1)" '^[1-3][0-9]{2}(\.[0-9]+)?$' "a slower host's GOOD in the results cache (at most 399 jobs/min)"
+run_rc env STUB_BOOT_NOISE=0.05 STUB_SEED=9 "$b/bisect.sh" -S -t "$T_TMP/toy" -g HEAD~40 -b HEAD
+st=$(readlink -f "$latest/state")
+is "$rc:$(jq -r .culprit "$latest/summary.json")" "0:$culprit" "a stale cached GOOD from a slower host: the exact culprit"
+is "$(jq '[.good_samples[] | select(. < 500)] | length' "$st/ends.json"):$(awk '$3 < 500' "$st/search" | wc -l):$(awk 'NF == 2 && $1 < 500' "$st/pool" | wc -l)" 0:0:0 \
+	"none of its samples among the ends, the rounds or the pool"
+
 # Commits that only change a comment in a C file build their parent's
 # kernel (same-kernel.sh): none can be the culprit, and the search boots
 # none of them. ctoy DIR N SPEED_OF CHANGES: commit I changes the speed
