@@ -260,9 +260,12 @@ open_step() {
 	salted=$(jq -r '.salted // false' "$state/ends.json")
 	if [ "$salted" = true ]; then export PB_SALT=1; else export PB_SALT=0; fi
 	read -r gsha bsha <"$state/ends"
+	# The build's options (-c fragments, -K base), for deps_of.
 	fopts=()
 	for ((i = 1; i <= $#; i++)); do
-		[ "${!i}" = -c ] && [ "$i" -lt $# ] && j=$((i + 1)) && fopts+=(-c "${!j}")
+		case ${!i} in
+		-c | -K) [ "$i" -lt $# ] && j=$((i + 1)) && fopts+=("${!i}" "${!j}") ;;
+		esac
 	done
 	decision=''
 	rounds_max=${PB_ROUNDS_MAX:-10}
