@@ -78,13 +78,14 @@
 #   at most PB_ROUNDS_MAX rounds for each halving of the line; then the
 #   culprit is confirmed against its parent in paired rounds. A commit that
 #   does not build or boot is left out; one that builds its parent's
-#   kernel (same-kernel.sh, below) is no culprit and never booted.
+#   kernel (same-kernel.sh, below), or comes before one that builds
+#   GOOD's or after one that builds BAD's, is no culprit and never booted.
 #   Simulated, it decides more bisects than the steps for 16% fewer
 #   boots (bench/README.md). Wall-clock mode searches unless -s
-#   (--steps, or PB_SEARCH=0) asks for git bisect's steps, or the search
-#   cannot run: -x, -P, -H, PB_ROUNDS_BELOW, or GOOD off BAD's
-#   first-parent line (each said at the start). -S insists on it: it
-#   refuses those, and -d det.
+#   (--steps, or PB_SEARCH=0) asks for git bisect's steps, or -x,
+#   PB_ROUNDS_BELOW or GOOD off BAD's first-parent line takes them (said
+#   at the start). -S insists on the search: it refuses -x, -P, -H, -d det
+#   and GOOD off that line.
 #   A commit that builds the same kernel as one already judged (its changes
 #   are outside the build or only in comments: bisect/stages/same-kernel.sh) takes
 #   that verdict without a build or a boot; PB_SAME_KERNEL=0 measures all.
@@ -516,7 +517,6 @@ open_repo() {
 			no_search="GOOD ($good) is not on BAD's first-parent line (git log --first-parent $bad), or BAD is its child"
 		[ "$search" = 1 ] && [ -n "$no_search" ] && pb_die "$PB_USAGE" "-S: $no_search: bisect without -S"
 	fi
-	pbstat=$(pb_tool pbstat) || exit
 }
 # state_key: the key of this bisect's saved state: its arguments, its
 # decision settings and what defines its measurements (pb_measure_id, with
@@ -528,7 +528,7 @@ state_key() {
 	# of before the search (its state says which it chose: line or not).
 	local extra=()
 	[ "$search" = 1 ] && extra=(search=1)
-	[ "$search" = 0 ] && [ -n "${asked:-}${PB_SEARCH:-}" ] && extra=(search=0)
+	[ "$search" = 0 ] && extra=(search=0)
 	pb_sha "$repo" "$gsha" "$bsha" "$(pb_measure_id "${PB_MEASURE:-$PB_TOP/bisect/measure.sh}" "${idopts[@]}")" \
 		"${mopts[@]}" "mode=$mode" "E=${min_effect:-default}" "x=$threshold" \
 		"e=$ends n=$start i=$inc N=$cap below=$rounds_below max=$rounds_max" "${extra[@]}"

@@ -136,6 +136,23 @@ pb_scratch() {
 	echo "$d"
 }
 
+# pb_deps_dir REPO SHA MEASURE_OPTION...: the image directory of SHA's
+# build (with the -c fragments and -K base among the options) when it
+# holds the dependency lists of that build (kbuild-deps.sh); fails
+# without printing anything otherwise.
+pb_deps_dir() {
+	local repo=$1 sha=$2 art bopts=()
+	shift 2
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-c | -K) [ $# -ge 2 ] && bopts+=("$1" "$2") && shift ;;
+		esac
+		shift
+	done
+	art=$("$PB_TOP/bisect/build.sh" -n "${bopts[@]}" "$repo" "$sha" 2>/dev/null) &&
+		[ -s "$art/deps" ] && [ -f "$art/verbatim" ] && echo "$art"
+}
+
 # pb_bench_table DIR OUT TITLE: start DIR/table, the table of
 # pb_bench_bisect, with "# TITLE" and the names of its columns, and
 # append both lines to OUT.

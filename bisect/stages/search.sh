@@ -69,15 +69,18 @@ look() {
 	query=$(pb_field query "$result") culprit=$(pb_field culprit "$result") p=$(pb_field p_culprit "$result")
 	rounds=${#at[@]}
 }
-# find_same: the commits of the line that build their parent's kernel,
-# into search-same (kept for a resumed search; nothing is built).
+# find_same: the commits of the line that cannot be the culprit, into
+# search-same (kept for a resumed search; nothing is built).
 find_same() {
 	local i why gd bd lo hi ends=0
 	[ -f "$state/search-same" ] && return 0
+	if [ "${PB_SAME_KERNEL:-1}" = 0 ]; then
+		: >"$state/search-same" || pb_die "$PB_INTERNAL" "cannot write $state/search-same"
+		return 0
+	fi
 	say "search: which of the $n commits build their parent's kernel (comments, files outside the build)?"
 	: >"$state/search-same.part" || pb_die "$PB_INTERNAL" "cannot write in $state"
 	for ((i = 1; i <= n; i++)); do
-		[ "${PB_SAME_KERNEL:-1}" != 0 ] || break
 		why=$("$PB_TOP/bisect/stages/same-kernel.sh" "$repo" "$(sha_of $((i - 1)))" "$(sha_of "$i")" 2>>"$log") &&
 			{ echo "$i" >>"$state/search-same.part" || pb_die "$PB_INTERNAL" "cannot write in $state"; }
 		echo "search: commit $i against its parent: $why" >>"$log"
@@ -89,7 +92,7 @@ find_same() {
 	# (as a step tells a known kernel), found by bisection: the last
 	# commit known to build GOOD's kernel, the first known to build BAD's
 	# (each is checked itself, so a revert on the way cannot mislead).
-	if [ "${PB_SAME_KERNEL:-1}" != 0 ] && gd=$(deps_dir "$gsha") && bd=$(deps_dir "$bsha"); then
+	if gd=$(pb_deps_dir "$repo" "$gsha" "${mopts[@]}") && bd=$(pb_deps_dir "$repo" "$bsha" "${mopts[@]}"); then
 		lo=$(edge "$gsha" "$gd" GOOD) && hi=$(edge "$bsha" "$bd" BAD) || exit
 		for ((i = 1; i <= n; i++)); do
 			if [ "$i" -le "$lo" ] || [ "$i" -gt "$hi" ]; then echo "$i"; fi
@@ -121,19 +124,6 @@ edge() {
 		fi
 	done
 	if [ "$3" = GOOD ]; then echo "$lo"; else echo "$hi"; fi
-}
-# deps_dir SHA: the image directory of SHA's build when it holds the
-# dependency lists of that build (kbuild-deps.sh), else nothing (fails).
-deps_dir() {
-	local art bopts=() i j
-	for ((i = 0; i < ${#mopts[@]}; i++)); do
-		j=$((i + 1))
-		case ${mopts[i]} in
-		-c | -K) [ "$j" -lt ${#mopts[@]} ] && bopts+=("${mopts[i]}" "${mopts[j]}") ;;
-		esac
-	done
-	art=$("$PB_TOP/bisect/build.sh" -n "${bopts[@]}" "$repo" "$1" 2>/dev/null) &&
-		[ -s "$art/deps" ] && [ -f "$art/verbatim" ] && echo "$art"
 }
 # boot VAR SHA: one fresh boot of SHA (it joins the results cache as
 # history); its median into VAR. Returns 125 when SHA does not build or

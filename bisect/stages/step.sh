@@ -66,11 +66,9 @@ fresh_ends() {
 	ends_note=''
 }
 # deps_of SHA: print the image directory of SHA if it holds the
-# dependency lists of its build (see kbuild-deps.sh).
+# dependency lists of its build (pb_deps_dir).
 deps_of() {
-	local art
-	art=$("$PB_TOP/bisect/build.sh" -n "${fopts[@]}" "$repo" "$1" 2>/dev/null) &&
-		[ -s "$art/deps" ] && [ -f "$art/verbatim" ] && echo "$art"
+	pb_deps_dir "$repo" "$1" "${mopts_all[@]}"
 }
 # finish VERDICT: record the verdict among the known kernels and answer.
 # The rule and statistics behind the verdict ($decision: "RULE key=value
@@ -260,13 +258,8 @@ open_step() {
 	salted=$(jq -r '.salted // false' "$state/ends.json")
 	if [ "$salted" = true ]; then export PB_SALT=1; else export PB_SALT=0; fi
 	read -r gsha bsha <"$state/ends"
-	# The build's options (-c fragments, -K base), for deps_of.
-	fopts=()
-	for ((i = 1; i <= $#; i++)); do
-		case ${!i} in
-		-c | -K) [ "$i" -lt $# ] && j=$((i + 1)) && fopts+=("${!i}" "${!j}") ;;
-		esac
-	done
+	# The measurement's options, for deps_of.
+	mopts_all=("$@")
 	decision=''
 	rounds_max=${PB_ROUNDS_MAX:-10}
 	pb_is_uint "$rounds_max" && [ "$rounds_max" -ge 3 ] || abort "PB_ROUNDS_MAX='$rounds_max' is not a number of rounds (3 or more)"

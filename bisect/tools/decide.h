@@ -91,8 +91,8 @@ int dec_level(const double *c, int n, double threshold, double alpha,
  * of each culprit 1..N (a flat prior) answers DEC_BAD with the culprit
  * once it holds 1 - alpha, else DEC_MORE with the commit to boot next,
  * where the culprit is before or after it with even odds (never one of
- * the commits LINE says did not build or boot; a commit LINE says builds
- * its parent's kernel is no culprit), or DEC_UNSURE after MAX_ROUNDS
+ * the commits LINE says did not build or boot; a commit LINE rules out
+ * is no culprit), or DEC_UNSURE after MAX_ROUNDS
  * rounds for each halving of the possible culprits (budget).
  */
 /*
@@ -111,10 +111,10 @@ struct dec_search {
 
 /*
  * What is known of the commits before any boot: SKIP (1..N-1) did not
- * build or boot and are never asked for; SAME (1..N) build the same
- * kernel as their parent (comments, files outside the build), so none of
- * them can be the culprit: their prior is 0 (ignored when that would
- * leave no culprit at all). NULL: nothing known.
+ * build or boot and are never asked for; SAME (1..N) cannot be the
+ * culprit (they build their parent's kernel, or lie outside the commits
+ * that build GOOD's and BAD's): their prior is 0 (ignored when that
+ * would leave no culprit at all). NULL: nothing known.
  */
 struct dec_line {
 	const int *skip, *same;

@@ -142,7 +142,7 @@
  * --commits N, over every round of the bisect: round i booted commit
  * AT[i] (1..N-1) K times beside G[i] and B[i]; the pool as for sprt;
  * SKIP: commits that did not build or boot, never asked for; SAME,
- * -z, 1..N: commits that build their parent's kernel, no culprit):
+ * -z, 1..N: commits that cannot be the culprit, prior 0):
  *	the posterior of each culprit J in 1..N (flat prior): the model of
  *	sprt with round i at +D/2 when AT[i] < J, -D/2 otherwise, D and v
  *	integrated out (decide.c dec_search)
